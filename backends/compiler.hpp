@@ -1,0 +1,82 @@
+// Source -> compiled binary, shared by NVRTC and HIPRTC: their APIs mirror each other, so one
+// implementation runs over a table of either's entry points (backends/*/api.hpp).
+#pragma once
+
+#include "../core/backend.hpp"
+#include "entry.hpp"
+
+#include <kiln/error.hpp>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace kiln::detail {
+
+template <class Rtc>
+std::vector<std::string> supported_targets() {
+    return Rtc::supported_targets();
+}
+
+// Rejects a target the compiler does not know before compiling: HIPRTC aborts the whole
+// process on one.
+template <class Rtc>
+void require_supported(const std::string& target, std::string_view kernel) {
+    const auto targets = Rtc::supported_targets();
+    if (std::find(targets.begin(), targets.end(), Rtc::base_target(target)) != targets.end()) {
+        return;
+    }
+    std::string list;
+    for (const auto& t : targets) {
+        list += (list.empty() ? "" : " ") + t;
+    }
+    throw Error("kiln: cannot compile kernel '" + std::string(kernel) + "': target '" + target +
+                "' is not supported by " + Rtc::compiler_name + "; supported: " + list);
+}
+
+template <class Rtc>
+CompiledBinary compile(const CompileRequest& request, const std::string& target) {
+    require_supported<Rtc>(target, request.kernel);
+
+    typename Rtc::program_t program{};
+    const std::string source(request.source);
+    const std::string file = std::string(request.kernel) + ".cu";
+    call<Rtc>(Rtc::create_program, &program, source.c_str(), file.c_str(), 0, nullptr, nullptr);
+    struct Destroy {
+        typename Rtc::program_t* program;
+        ~Destroy() { Rtc::destroy_program(program); }
+    } destroy{&program};
+
+    std::vector<std::string> options = Rtc::base_options(target);
+    options.insert(options.end(), request.options.begin(), request.options.end());
+    std::vector<const char*> argv;
+    argv.reserve(options.size());
+    for (const auto& option : options) {
+        argv.push_back(option.c_str());
+    }
+
+    const auto rc = Rtc::compile_program(program, static_cast<int>(argv.size()), argv.data());
+    std::size_t log_size = 0;
+    call<Rtc>(Rtc::get_log_size, program, &log_size);
+    std::string log(log_size, '\0');
+    if (log_size > 0) {
+        call<Rtc>(Rtc::get_log, program, log.data());
+    }
+    while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) {
+        log.pop_back();
+    }
+    if (rc == Rtc::compilation_error) {
+        throw CompileError(std::string(request.kernel), log, options, source);
+    }
+    if (rc != Rtc::success) {
+        throw BackendError(Rtc::compile_program.name, static_cast<int>(rc), Rtc::error_text(rc));
+    }
+
+    std::size_t size = 0;
+    call<Rtc>(Rtc::get_code_size, program, &size);
+    CompiledBinary binary{std::vector<char>(size), target, std::move(log)};
+    call<Rtc>(Rtc::get_code, program, binary.image.data());
+    return binary;
+}
+
+}  // namespace kiln::detail

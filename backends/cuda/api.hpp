@@ -1,0 +1,99 @@
+// The CUDA runtime and NVRTC entry points that backends/runtime.hpp and compiler.hpp run over.
+#pragma once
+
+#include "../entry.hpp"
+
+#include <cuda_runtime_api.h>
+#include <nvrtc.h>
+
+#include <string>
+#include <vector>
+
+namespace kiln::detail::cuda {
+
+inline cudaError_t load_library(cudaLibrary_t* library, const void* image) {
+    return cudaLibraryLoadData(library, image, nullptr, nullptr, 0, nullptr, nullptr, 0);
+}
+
+inline cudaError_t launch_kernel(cudaKernel_t kernel, const LaunchConfig& c, void** args) {
+    return cudaLaunchKernel(reinterpret_cast<const void*>(kernel), dim3(c.grid.x, c.grid.y, c.grid.z),
+                            dim3(c.block.x, c.block.y, c.block.z), args, c.shared_mem,
+                            static_cast<cudaStream_t>(c.stream));
+}
+
+struct Nvrtc {
+    using program_t = nvrtcProgram;
+    static constexpr const char* compiler_name = "NVRTC";
+    static constexpr nvrtcResult success = NVRTC_SUCCESS;
+    static constexpr nvrtcResult compilation_error = NVRTC_ERROR_COMPILATION;
+    static std::string error_text(nvrtcResult rc) { return nvrtcGetErrorString(rc); }
+
+    KILN_ENTRY(create_program, nvrtcCreateProgram);
+    KILN_ENTRY(compile_program, nvrtcCompileProgram);
+    KILN_ENTRY(get_log_size, nvrtcGetProgramLogSize);
+    KILN_ENTRY(get_log, nvrtcGetProgramLog);
+    KILN_ENTRY(get_code_size, nvrtcGetCUBINSize);
+    KILN_ENTRY(get_code, nvrtcGetCUBIN);
+    KILN_ENTRY(destroy_program, nvrtcDestroyProgram);
+
+    static std::vector<std::string> base_options(const std::string& target) {
+        return {"-arch=" + target, "-std=c++17"};
+    }
+
+    // "sm_90a", "sm_100f" and "compute_90" are all variants of "sm_90" / "sm_100".
+    static std::string base_target(std::string target) {
+        if (target.starts_with("compute_")) {
+            target = "sm_" + target.substr(8);
+        }
+        while (!target.empty() && target.back() >= 'a' && target.back() <= 'z') {
+            target.pop_back();
+        }
+        return target;
+    }
+
+    static std::vector<std::string> supported_targets() {
+        int count = 0;
+        call<Nvrtc>(Entry<&nvrtcGetNumSupportedArchs>{"nvrtcGetNumSupportedArchs"}, &count);
+        std::vector<int> archs(static_cast<std::size_t>(count));
+        call<Nvrtc>(Entry<&nvrtcGetSupportedArchs>{"nvrtcGetSupportedArchs"}, archs.data());
+        std::vector<std::string> targets;
+        for (int arch : archs) {
+            targets.push_back("sm_" + std::to_string(arch));
+        }
+        return targets;
+    }
+};
+
+struct Api {
+    using Rtc = Nvrtc;
+    using device_prop_t = cudaDeviceProp;
+    using module_t = cudaLibrary_t;
+    using function_t = cudaKernel_t;
+    static constexpr BackendKind kind = BackendKind::cuda;
+    static constexpr cudaError_t success = cudaSuccess;
+    static constexpr cudaMemcpyKind memcpy_default = cudaMemcpyDefault;
+    static std::string error_text(cudaError_t rc) { return cudaGetErrorString(rc); }
+
+    static std::string arch(const cudaDeviceProp& p) {
+        return "sm_" + std::to_string(p.major) + std::to_string(p.minor);
+    }
+    static std::size_t shared_memory_optin(const cudaDeviceProp& p) {
+        return p.sharedMemPerBlockOptin;
+    }
+
+    KILN_ENTRY(get_device_count, cudaGetDeviceCount);
+    KILN_ENTRY(get_device_properties, cudaGetDeviceProperties);
+    KILN_ENTRY(get_device, cudaGetDevice);
+    KILN_ENTRY(set_device, cudaSetDevice);
+    KILN_ENTRY(device_synchronize, cudaDeviceSynchronize);
+    KILN_ENTRY(stream_priority_range, cudaDeviceGetStreamPriorityRange);
+    KILN_ENTRY(malloc, cudaMalloc);
+    KILN_ENTRY(free, cudaFree);
+    KILN_ENTRY(memcpy, cudaMemcpy);
+    static constexpr Entry<&load_library> load_module{"cudaLibraryLoadData"};
+    KILN_ENTRY(unload_module, cudaLibraryUnload);
+    KILN_ENTRY(get_function, cudaLibraryGetKernel);
+    static constexpr Entry<&launch_kernel> launch{"cudaLaunchKernel"};
+};
+
+}  // namespace kiln::detail::cuda

@@ -1,0 +1,108 @@
+// The HIP runtime and HIPRTC entry points that backends/runtime.hpp and compiler.hpp run over.
+#pragma once
+
+#include "../entry.hpp"
+
+#include <amd_comgr.h>
+#include <hip/hip_runtime_api.h>
+#include <hip/hiprtc.h>
+
+#include <string>
+#include <vector>
+
+namespace kiln::detail::hip {
+
+// hipMalloc is overloaded with a template; this picks the untyped one.
+inline hipError_t malloc_untyped(void** ptr, std::size_t bytes) { return hipMalloc(ptr, bytes); }
+
+inline hipError_t launch_kernel(hipFunction_t function, const LaunchConfig& c, void** args) {
+    return hipModuleLaunchKernel(function, c.grid.x, c.grid.y, c.grid.z, c.block.x, c.block.y,
+                                 c.block.z, static_cast<unsigned>(c.shared_mem),
+                                 static_cast<hipStream_t>(c.stream), args, nullptr);
+}
+
+struct Hiprtc {
+    using program_t = hiprtcProgram;
+    static constexpr const char* compiler_name = "HIPRTC";
+    static constexpr hiprtcResult success = HIPRTC_SUCCESS;
+    static constexpr hiprtcResult compilation_error = HIPRTC_ERROR_COMPILATION;
+    // hiprtcGetErrorString returns null for codes it does not know.
+    static std::string error_text(hiprtcResult rc) {
+        const char* text = hiprtcGetErrorString(rc);
+        return text != nullptr ? text : "unknown HIPRTC error";
+    }
+
+    KILN_ENTRY(create_program, hiprtcCreateProgram);
+    KILN_ENTRY(compile_program, hiprtcCompileProgram);
+    KILN_ENTRY(get_log_size, hiprtcGetProgramLogSize);
+    KILN_ENTRY(get_log, hiprtcGetProgramLog);
+    KILN_ENTRY(get_code_size, hiprtcGetCodeSize);
+    KILN_ENTRY(get_code, hiprtcGetCode);
+    KILN_ENTRY(destroy_program, hiprtcDestroyProgram);
+
+    // HIPRTC prepends -std=c++14; a later option wins.
+    static std::vector<std::string> base_options(const std::string& target) {
+        return {"--offload-arch=" + target, "-std=c++17"};
+    }
+
+    // "gfx90a:sramecc+:xnack-" is processor gfx90a with two features.
+    static std::string base_target(const std::string& target) {
+        return target.substr(0, target.find(':'));
+    }
+
+    // The processors this HIPRTC's code-object manager knows, from its own ISA list.
+    static std::vector<std::string> supported_targets() {
+        std::size_t count = 0;
+        if (amd_comgr_get_isa_count(&count) != AMD_COMGR_STATUS_SUCCESS) {
+            throw BackendError("amd_comgr_get_isa_count", 1, "cannot list AMD GPU targets");
+        }
+        std::vector<std::string> targets;
+        for (std::size_t i = 0; i < count; ++i) {
+            const char* isa = nullptr;
+            if (amd_comgr_get_isa_name(i, &isa) != AMD_COMGR_STATUS_SUCCESS || isa == nullptr) {
+                continue;
+            }
+            // "amdgcn-amd-amdhsa--gfx90a:xnack+" -> "gfx90a"
+            std::string name(isa);
+            name = base_target(name.substr(name.rfind('-') + 1));
+            if (targets.empty() || targets.back() != name) {
+                targets.push_back(name);
+            }
+        }
+        return targets;
+    }
+};
+
+struct Api {
+    using Rtc = Hiprtc;
+    using device_prop_t = hipDeviceProp_t;
+    using module_t = hipModule_t;
+    using function_t = hipFunction_t;
+    static constexpr BackendKind kind = BackendKind::hip;
+    static constexpr hipError_t success = hipSuccess;
+    static constexpr hipMemcpyKind memcpy_default = hipMemcpyDefault;
+    static std::string error_text(hipError_t rc) { return hipGetErrorString(rc); }
+
+    // Code objects load only on a device whose full target ID matches.
+    static std::string arch(const hipDeviceProp_t& p) { return p.gcnArchName; }
+    // AMD has no opt-in beyond the per-block limit.
+    static std::size_t shared_memory_optin(const hipDeviceProp_t& p) {
+        return p.sharedMemPerBlock;
+    }
+
+    KILN_ENTRY(get_device_count, hipGetDeviceCount);
+    KILN_ENTRY(get_device_properties, hipGetDeviceProperties);
+    KILN_ENTRY(get_device, hipGetDevice);
+    KILN_ENTRY(set_device, hipSetDevice);
+    KILN_ENTRY(device_synchronize, hipDeviceSynchronize);
+    KILN_ENTRY(stream_priority_range, hipDeviceGetStreamPriorityRange);
+    static constexpr Entry<&malloc_untyped> malloc{"hipMalloc"};
+    KILN_ENTRY(free, hipFree);
+    KILN_ENTRY(memcpy, hipMemcpy);
+    KILN_ENTRY(load_module, hipModuleLoadData);
+    KILN_ENTRY(unload_module, hipModuleUnload);
+    KILN_ENTRY(get_function, hipModuleGetFunction);
+    static constexpr Entry<&launch_kernel> launch{"hipModuleLaunchKernel"};
+};
+
+}  // namespace kiln::detail::hip

@@ -1,0 +1,84 @@
+// The interface every GPU backend implements. The core talks to the GPU only through this, so it
+// never includes a vendor header; backends/runtime.hpp implements it once over a vendor API table.
+#pragma once
+
+#include <kiln/backend.hpp>
+#include <kiln/device.hpp>
+
+#include <cstddef>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kiln::detail {
+
+using NativeStream = void*;
+using NativeModule = void*;
+using NativeFunction = void*;
+
+struct Dim3 {
+    unsigned x = 1, y = 1, z = 1;
+};
+
+struct LaunchConfig {
+    Dim3 grid;
+    Dim3 block;
+    std::size_t shared_mem = 0;
+    NativeStream stream = nullptr;
+};
+
+// Stage 1 of the pipeline: what to compile, for which target.
+struct CompileRequest {
+    std::string_view source;
+    std::string_view kernel;  // for messages and the program's file name
+    std::vector<std::string> options;
+    std::string target;  // "sm_90", "gfx90a", ...; empty means the current device's
+};
+
+// Stage 2: a binary for one target, ready to load.
+struct CompiledBinary {
+    std::vector<char> image;
+    std::string target;
+    std::string log;  // warnings; empty when the compiler said nothing
+};
+
+class Backend {
+public:
+    Backend() = default;
+    Backend(const Backend&) = delete;
+    Backend& operator=(const Backend&) = delete;
+    virtual ~Backend() = default;
+
+    [[nodiscard]] virtual BackendKind kind() const noexcept = 0;
+
+    // Devices: a missing driver or device is a count of 0 with a reason, never an exception.
+    [[nodiscard]] virtual int device_count() = 0;
+    [[nodiscard]] virtual std::string no_device_reason() = 0;
+    [[nodiscard]] virtual DeviceProperties query_properties(int device) = 0;
+    virtual void set_device(int device) = 0;
+    virtual void synchronize_device() = 0;
+
+    // Memory on the current device.
+    [[nodiscard]] virtual void* allocate(std::size_t bytes) = 0;
+    virtual void deallocate(void* ptr) = 0;
+    virtual void copy(void* dst, const void* src, std::size_t bytes) = 0;
+
+    // Compiling needs no device; targets are the compiler's own list.
+    [[nodiscard]] virtual std::vector<std::string> supported_targets() = 0;
+    [[nodiscard]] virtual CompiledBinary compile(const CompileRequest& request) = 0;
+
+    // Stage 3: loading onto the current device, and launching.
+    [[nodiscard]] virtual NativeModule load_module(std::span<const char> image) = 0;
+    virtual void unload_module(NativeModule module) = 0;
+    [[nodiscard]] virtual NativeFunction get_function(NativeModule module, const char* name) = 0;
+    virtual void launch(NativeFunction function, const LaunchConfig& config, void** args) = 0;
+};
+
+// A compiled backend by its KILN_BACKEND name; Error naming the compiled ones otherwise.
+[[nodiscard]] BackendKind parse_backend(std::string_view name);
+
+// The active backend (see kiln::active_backend). Throws NoDevice when none was compiled in.
+[[nodiscard]] Backend& backend();
+
+}  // namespace kiln::detail

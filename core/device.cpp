@@ -1,0 +1,81 @@
+#include "backend.hpp"
+#include "env.hpp"
+
+#include <kiln/error.hpp>
+
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace kiln {
+
+namespace {
+
+int default_device_id() {
+    static const int id = [] {
+        auto text = detail::env::get("KILN_DEVICE");
+        return text ? detail::env::parse_index("KILN_DEVICE", *text) : 0;
+    }();
+    return id;
+}
+
+int checked_id(int id) {
+    const int count = device_count();
+    if (count == 0) {
+        throw NoDevice("kiln: no device: " + no_device_reason());
+    }
+    if (id < 0 || id >= count) {
+        throw Error("kiln: device index " + std::to_string(id) + " is out of range: the " +
+                    std::string(to_string(active_backend())) + " backend sees " +
+                    std::to_string(count) + " device(s), valid indices are 0.." +
+                    std::to_string(count - 1));
+    }
+    return id;
+}
+
+// Properties never change while the process runs, so each device is queried once.
+const DeviceProperties& cached_properties(int id) {
+    static std::mutex mutex;
+    static std::vector<std::unique_ptr<DeviceProperties>> cache;
+    const std::scoped_lock lock(mutex);
+    if (cache.empty()) {
+        cache.resize(static_cast<std::size_t>(device_count()));
+    }
+    auto& slot = cache.at(static_cast<std::size_t>(id));
+    if (!slot) {
+        slot = std::make_unique<DeviceProperties>(detail::backend().query_properties(id));
+    }
+    return *slot;
+}
+
+}  // namespace
+
+int device_count() {
+    try {
+        return detail::backend().device_count();
+    } catch (const NoDevice&) {
+        return 0;
+    }
+}
+
+std::string no_device_reason() {
+    try {
+        return detail::backend().no_device_reason();
+    } catch (const NoDevice& e) {
+        return e.what();
+    }
+}
+
+Device::Device() : Device(default_device_id()) {}
+
+Device::Device(int id) : id_(checked_id(id)) {}
+
+const DeviceProperties& Device::properties() const { return cached_properties(id_); }
+
+void Device::synchronize() const {
+    auto& backend = detail::backend();
+    backend.set_device(id_);
+    backend.synchronize_device();
+}
+
+}  // namespace kiln

@@ -1,0 +1,50 @@
+// GPU devices: discovery, properties and synchronization (CuPy's cupy.cuda.Device).
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace kiln {
+
+// What a device is, read once per device and cached.
+struct DeviceProperties {
+    std::string name;
+    // "sm_90" on CUDA; the full target ID such as "gfx90a:sramecc+:xnack-" on HIP.
+    std::string arch;
+    int multiprocessor_count = 0;
+    int warp_size = 0;
+    int max_threads_per_block = 0;
+    std::size_t total_memory = 0;
+    std::size_t shared_memory_per_block = 0;
+    // The most a kernel may opt in to; equal to shared_memory_per_block where there is no opt-in.
+    std::size_t shared_memory_per_block_optin = 0;
+    // Numerically lower is higher priority on both vendors.
+    int least_stream_priority = 0;
+    int greatest_stream_priority = 0;
+};
+
+// Number of devices of the active backend; 0, never an exception, when there is no driver or
+// no device. no_device_reason() says why.
+[[nodiscard]] int device_count();
+[[nodiscard]] std::string no_device_reason();
+
+// A device of the active backend, by index.
+class Device {
+public:
+    // The default device: KILN_DEVICE, else 0.
+    Device();
+    // Throws NoDevice when there are no devices, Error when the index is out of range.
+    explicit Device(int id);
+
+    [[nodiscard]] int id() const noexcept { return id_; }
+    [[nodiscard]] const DeviceProperties& properties() const;
+    // Blocks until all work queued on this device has finished; reports asynchronous faults.
+    void synchronize() const;
+
+    friend bool operator==(const Device&, const Device&) = default;
+
+private:
+    int id_;
+};
+
+}  // namespace kiln

@@ -1,0 +1,7 @@
+// The whole public API of kiln.
+#pragma once
+
+#include <kiln/backend.hpp>
+#include <kiln/config.hpp>
+#include <kiln/device.hpp>
+#include <kiln/error.hpp>

@@ -1,0 +1,82 @@
+// Backend selection and device discovery, on any machine: with or without a GPU.
+#include "core/backend.hpp"
+
+#include <kiln/kiln.hpp>
+
+#include <gtest/gtest.h>
+
+namespace {
+
+TEST(Backend, NamesMatchKilnBackendValues) {
+    EXPECT_EQ(kiln::to_string(kiln::BackendKind::cuda), "cuda");
+    EXPECT_EQ(kiln::to_string(kiln::BackendKind::hip), "hip");
+    for (auto kind : kiln::compiled_backends()) {
+        EXPECT_EQ(kiln::detail::parse_backend(kiln::to_string(kind)), kind);
+    }
+}
+
+TEST(Backend, UnknownBackendNameListsTheCompiledOnes) {
+    try {
+        (void)kiln::detail::parse_backend("metal");
+        FAIL() << "expected kiln::Error";
+    } catch (const kiln::Error& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("KILN_BACKEND='metal'"), std::string::npos) << what;
+        EXPECT_NE(what.find(KILN_HAS_CUDA ? "cuda" : (KILN_HAS_HIP ? "hip" : "none")),
+                  std::string::npos)
+            << what;
+    }
+}
+
+TEST(Backend, CompiledBackendsFollowTheBuildConfiguration) {
+    const auto kinds = kiln::compiled_backends();
+    EXPECT_EQ(kinds.size(), static_cast<std::size_t>(KILN_HAS_CUDA + KILN_HAS_HIP));
+    if (kinds.empty()) {
+        EXPECT_THROW((void)kiln::active_backend(), kiln::NoDevice);
+    } else {
+        EXPECT_NO_THROW((void)kiln::active_backend());
+    }
+}
+
+// Without a device, asking for one is a NoDevice that says why; with devices, an index past the
+// last one is an Error that gives the valid range.
+TEST(Device, MissingDeviceOrBadIndexIsAClearError) {
+    const int count = kiln::device_count();
+    ASSERT_GE(count, 0);
+    if (count == 0) {
+        EXPECT_FALSE(kiln::no_device_reason().empty());
+        try {
+            kiln::Device device;
+            FAIL() << "expected kiln::NoDevice";
+        } catch (const kiln::NoDevice& e) {
+            EXPECT_NE(std::string(e.what()).find("no device"), std::string::npos) << e.what();
+        }
+        return;
+    }
+    try {
+        kiln::Device device(count);
+        FAIL() << "expected kiln::Error";
+    } catch (const kiln::Error& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("device index " + std::to_string(count) + " is out of range"),
+                  std::string::npos)
+            << what;
+        EXPECT_NE(what.find("0.." + std::to_string(count - 1)), std::string::npos) << what;
+    }
+    EXPECT_THROW(kiln::Device(-1), kiln::Error);
+}
+
+// The reason names what was missing: the backend, or the vendor call that found no device.
+TEST(Backend, NoDeviceReasonSaysWhatWasMissing) {
+    const std::string reason = kiln::no_device_reason();
+    if (kiln::compiled_backends().empty()) {
+        EXPECT_EQ(kiln::device_count(), 0);
+        EXPECT_NE(reason.find("no GPU backend"), std::string::npos) << reason;
+    } else if (kiln::device_count() == 0) {
+        EXPECT_NE(reason.find("GetDeviceCount"), std::string::npos) << reason;
+    } else {
+        EXPECT_EQ(reason, "");
+    }
+}
+
+}  // namespace

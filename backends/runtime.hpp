@@ -82,8 +82,7 @@ public:
     }
     [[nodiscard]] NativeFunction get_function(NativeModule module, const char* name) override {
         typename Api::function_t function{};
-        call<Api>(Api::get_function, &function, static_cast<typename Api::module_t>(module),
-                  name);
+        call<Api>(Api::get_function, &function, static_cast<typename Api::module_t>(module), name);
         return static_cast<NativeFunction>(function);
     }
     void launch(NativeFunction function, const LaunchConfig& config, void** args) override {

@@ -21,15 +21,15 @@ namespace {
 std::unique_ptr<Backend> make_backend(BackendKind kind) {
     switch (kind) {
 #if KILN_HAS_CUDA
-    case BackendKind::cuda:
-        return make_cuda_backend();
+        case BackendKind::cuda:
+            return make_cuda_backend();
 #endif
 #if KILN_HAS_HIP
-    case BackendKind::hip:
-        return make_hip_backend();
+        case BackendKind::hip:
+            return make_hip_backend();
 #endif
-    default:
-        break;
+        default:
+            break;
     }
     throw Error("kiln: backend '" + std::string(to_string(kind)) + "' is not compiled in");
 }
@@ -46,8 +46,9 @@ std::string compiled_list() {
 Backend* choose() {
     const auto kinds = compiled_backends();
     if (kinds.empty()) {
-        throw NoDevice("kiln: no device: this build of kiln has no GPU backend "
-                       "(configure with KILN_ENABLE_CUDA or KILN_ENABLE_HIP)");
+        throw NoDevice(
+            "kiln: no device: this build of kiln has no GPU backend "
+            "(configure with KILN_ENABLE_CUDA or KILN_ENABLE_HIP)");
     }
     if (auto name = env::get("KILN_BACKEND")) {
         return make_backend(parse_backend(*name)).release();
@@ -101,6 +102,8 @@ std::vector<BackendKind> compiled_backends() {
     return kinds;
 }
 
-BackendKind active_backend() { return detail::backend().kind(); }
+BackendKind active_backend() {
+    return detail::backend().kind();
+}
 
 }  // namespace kiln

@@ -70,7 +70,9 @@ Device::Device() : Device(default_device_id()) {}
 
 Device::Device(int id) : id_(checked_id(id)) {}
 
-const DeviceProperties& Device::properties() const { return cached_properties(id_); }
+const DeviceProperties& Device::properties() const {
+    return cached_properties(id_);
+}
 
 void Device::synchronize() const {
     auto& backend = detail::backend();

@@ -46,7 +46,9 @@ CompileError::CompileError(std::string kernel, std::string log, std::vector<std:
       options_(std::move(options)),
       source_(std::move(source)) {}
 
-std::string CompileError::numbered_source() const { return with_line_numbers(source_); }
+std::string CompileError::numbered_source() const {
+    return with_line_numbers(source_);
+}
 
 OutOfMemory::OutOfMemory(std::size_t requested, std::size_t used, std::size_t limit)
     : Error("kiln: out of device memory allocating " + std::to_string(requested) + " bytes (" +

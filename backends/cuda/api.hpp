@@ -16,7 +16,8 @@ inline cudaError_t load_library(cudaLibrary_t* library, const void* image) {
 }
 
 inline cudaError_t launch_kernel(cudaKernel_t kernel, const LaunchConfig& c, void** args) {
-    return cudaLaunchKernel(reinterpret_cast<const void*>(kernel), dim3(c.grid.x, c.grid.y, c.grid.z),
+    return cudaLaunchKernel(reinterpret_cast<const void*>(kernel),
+                            dim3(c.grid.x, c.grid.y, c.grid.z),
                             dim3(c.block.x, c.block.y, c.block.z), args, c.shared_mem,
                             static_cast<cudaStream_t>(c.stream));
 }

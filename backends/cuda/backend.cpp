@@ -5,6 +5,8 @@
 
 namespace kiln::detail {
 
-std::unique_ptr<Backend> make_cuda_backend() { return std::make_unique<Runtime<cuda::Api>>(); }
+std::unique_ptr<Backend> make_cuda_backend() {
+    return std::make_unique<Runtime<cuda::Api>>();
+}
 
 }  // namespace kiln::detail

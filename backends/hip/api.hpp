@@ -13,7 +13,9 @@
 namespace kiln::detail::hip {
 
 // hipMalloc is overloaded with a template; this picks the untyped one.
-inline hipError_t malloc_untyped(void** ptr, std::size_t bytes) { return hipMalloc(ptr, bytes); }
+inline hipError_t malloc_untyped(void** ptr, std::size_t bytes) {
+    return hipMalloc(ptr, bytes);
+}
 
 inline hipError_t launch_kernel(hipFunction_t function, const LaunchConfig& c, void** args) {
     return hipModuleLaunchKernel(function, c.grid.x, c.grid.y, c.grid.z, c.block.x, c.block.y,
@@ -86,9 +88,7 @@ struct Api {
     // Code objects load only on a device whose full target ID matches.
     static std::string arch(const hipDeviceProp_t& p) { return p.gcnArchName; }
     // AMD has no opt-in beyond the per-block limit.
-    static std::size_t shared_memory_optin(const hipDeviceProp_t& p) {
-        return p.sharedMemPerBlock;
-    }
+    static std::size_t shared_memory_optin(const hipDeviceProp_t& p) { return p.sharedMemPerBlock; }
 
     KILN_ENTRY(get_device_count, hipGetDeviceCount);
     KILN_ENTRY(get_device_properties, hipGetDeviceProperties);

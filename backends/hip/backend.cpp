@@ -5,6 +5,8 @@
 
 namespace kiln::detail {
 
-std::unique_ptr<Backend> make_hip_backend() { return std::make_unique<Runtime<hip::Api>>(); }
+std::unique_ptr<Backend> make_hip_backend() {
+    return std::make_unique<Runtime<hip::Api>>();
+}
 
 }  // namespace kiln::detail

@@ -29,7 +29,8 @@ TEST(Compile, CompilerKnowsEveryCiTarget) {
 TEST(Compile, EveryCiTargetGivesAnElfWithTheKernel) {
     for (const auto& target : kiln::test::compile_targets()) {
         SCOPED_TRACE(target);
-        const auto binary = backend().compile(CompileRequest{kiln::test::axpy_source, "axpy", {}, target});
+        const auto binary =
+            backend().compile(CompileRequest{kiln::test::axpy_source, "axpy", {}, target});
         EXPECT_EQ(binary.target, target);
         const auto elf = kiln::test::read_elf(binary.image);
         EXPECT_EQ(elf.machine, kiln::test::elf_machine);
@@ -41,9 +42,10 @@ TEST(Compile, EveryCiTargetGivesAnElfWithTheKernel) {
 }
 
 TEST(Compile, ErrorCarriesTheLogTheOptionsAndTheSource) {
-    const std::string source = "extern \"C\" __global__ void broken(float* x) {\n"
-                               "    x[0] = undefined_name;\n"
-                               "}\n";
+    const std::string source =
+        "extern \"C\" __global__ void broken(float* x) {\n"
+        "    x[0] = undefined_name;\n"
+        "}\n";
     const auto target = kiln::test::compile_targets().front();
     try {
         (void)backend().compile(CompileRequest{source, "broken", {}, target});
@@ -67,8 +69,7 @@ TEST(Compile, UnknownTargetIsRefusedBeforeCompiling) {
         FAIL() << "expected kiln::Error";
     } catch (const kiln::Error& e) {
         const std::string what = e.what();
-        EXPECT_NE(what.find("target '" + target + "' is not supported"), std::string::npos)
-            << what;
+        EXPECT_NE(what.find("target '" + target + "' is not supported"), std::string::npos) << what;
         EXPECT_NE(what.find(kiln::test::compile_targets().front()), std::string::npos) << what;
     }
 }

@@ -35,8 +35,7 @@ TEST(Kokkos, SumOfSquaresMatchesTheClosedForm) {
 TEST(Kokkos, ParallelForFillsAViewElementwise) {
     const int n = 4097;
     Kokkos::View<double*, Space> x("x", n);
-    Kokkos::parallel_for(
-        Kokkos::RangePolicy<Space>(0, n), [=](int i) { x(i) = 0.5 * i + 1.0; });
+    Kokkos::parallel_for(Kokkos::RangePolicy<Space>(0, n), [=](int i) { x(i) = 0.5 * i + 1.0; });
     double total = 0.0;
     Kokkos::parallel_reduce(
         Kokkos::RangePolicy<Space>(0, n), [=](int i, double& acc) { acc += x(i); }, total);

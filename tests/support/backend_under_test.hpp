@@ -29,7 +29,6 @@ inline constexpr std::uint16_t elf_machine = is_cuda ? 190 : 224;
 }  // namespace kiln::test
 
 // Skips the current test, saying why, when the backend under test sees no device.
-#define KILN_REQUIRE_DEVICE()                                                              \
-    if (::kiln::device_count() == 0)                                                       \
-    GTEST_SKIP() << "no " << ::kiln::test::backend_name                                    \
-                 << " device: " << ::kiln::no_device_reason()
+#define KILN_REQUIRE_DEVICE()        \
+    if (::kiln::device_count() == 0) \
+    GTEST_SKIP() << "no " << ::kiln::test::backend_name << " device: " << ::kiln::no_device_reason()

@@ -32,7 +32,12 @@ T read(std::span<const char> bytes, std::size_t offset) {
 
 inline ElfInfo read_elf(std::span<const char> bytes) {
     using elf_detail::read;
-    if (bytes.size() < 64 || std::memcmp(bytes.data(), "\x7f" "ELF", 4) != 0 || bytes[4] != 2) {
+    if (bytes.size() < 64 ||
+        std::memcmp(bytes.data(),
+                    "\x7f"
+                    "ELF",
+                    4) != 0 ||
+        bytes[4] != 2) {
         throw std::runtime_error("not a 64-bit ELF image");
     }
     ElfInfo info;

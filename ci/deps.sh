@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs what kiln needs on a fresh Debian 12 or Ubuntu 24.04 machine. Non-interactive and
+# idempotent; prints nothing when everything is already there. The CUDA toolkit is not installed
+# here: the cuda preset uses an existing one, and this script says when there is none.
+set -euo pipefail
+source "$(dirname "$0")/toolchains.sh"
+
+packages=(
+    cmake ninja-build g++ python3     # build
+    libgtest-dev                      # tests
+    libtrilinos-kokkos-dev            # CPU references
+    libamdhip64-dev libamd-comgr-dev  # the HIP backend (HIP runtime, HIPRTC, comgr)
+    patchelf                          # ci/gpu.sh
+    clang-format                      # ci/test.sh checks formatting
+)
+
+missing=()
+for package in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+        missing+=("$package")
+    fi
+done
+
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "deps: installing ${missing[*]}"
+    sudo=""
+    if [ "$(id -u)" -ne 0 ]; then
+        sudo="sudo"
+    fi
+    export DEBIAN_FRONTEND=noninteractive
+    $sudo apt-get update -qq
+    $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if ! cuda_toolkit >/dev/null; then
+    echo "deps: no CUDA toolkit found (CUDAToolkit_ROOT, CUDA_PATH, nvcc on PATH, /usr/local/cuda);" \
+         "install one to build the cuda preset"
+fi

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Runs kiln's demo and every test binary of this folder (made by ci/gpu.sh) on an NVIDIA GPU.
+# Usage: run.sh [results-dir]. Writes each binary's output and GoogleTest XML there, then prints
+# a summary; exits non-zero if any test failed.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+results=${1:-$here/results}
+mkdir -p "$results"
+
+# NVRTC comes from the machine's CUDA toolkit.
+if ! ldconfig -p | grep -q 'libnvrtc.so.13 '; then
+    for dir in "${CUDA_HOME:-/none}/lib64" /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib; do
+        if [ -e "$dir/libnvrtc.so.13" ]; then
+            export LD_LIBRARY_PATH="$dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+            break
+        fi
+    done
+fi
+
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null |
+    sed 's/^/gpu: /' | tee "$results/gpu.txt"
+"$here/bin/kiln-demo" 2>&1 | tee "$results/demo.txt"
+demo_rc=${PIPESTATUS[0]}
+
+sum_passed=0 sum_failed=0 sum_skipped=0
+printf '%-28s %7s %7s %8s\n' binary passed failed skipped
+for test in "$here"/tests/*; do
+    name=$(basename "$test")
+    xml="$results/$name.xml"
+    "$test" --gtest_output="xml:$xml" >"$results/$name.txt" 2>&1
+    rc=$?
+    total=0 failed=0 skipped=0
+    if [ -f "$xml" ]; then
+        total=$(grep -o -m1 '<testsuites tests="[0-9]*"' "$xml" | grep -o '[0-9]*')
+        failed=$(grep -c '<failure' "$xml")
+        skipped=$(grep -c 'result="skipped"' "$xml")
+    fi
+    if [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ]; then
+        failed=1  # crashed or failed outside a test
+    fi
+    passed=$((total - failed - skipped))
+    [ "$passed" -ge 0 ] || passed=0
+    printf '%-28s %7d %7d %8d\n' "$name" "$passed" "$failed" "$skipped"
+    [ "$rc" -eq 0 ] || tail -n 40 "$results/$name.txt"
+    sum_passed=$((sum_passed + passed)) sum_failed=$((sum_failed + failed))
+    sum_skipped=$((sum_skipped + skipped))
+done
+grep -h '^\[ device' "$results"/*.txt | sort -u
+[ "$demo_rc" -eq 0 ] || { echo "kiln-demo failed ($demo_rc)"; sum_failed=$((sum_failed + 1)); }
+echo "total: $sum_passed passed, $sum_failed failed, $sum_skipped skipped"
+[ "$sum_failed" -eq 0 ]

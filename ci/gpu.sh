@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Builds a GPU preset here (default: cuda) and packs build/gpu: a self-contained folder that runs
+# kiln's tests and demo on a machine with an NVIDIA GPU and CUDA 13 but no Kokkos, no GoogleTest
+# and no package registry. Binaries find their libraries through $ORIGIN: no build paths inside.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+preset=${1:-cuda}
+out=build/gpu
+
+bash ci/deps.sh
+cmake --preset "$preset" >/dev/null
+cmake --build --preset "$preset"
+
+build=build/$preset
+rm -rf "$out"
+mkdir -p "$out/bin" "$out/tests" "$out/lib"
+cp -a "$build"/libkiln.so* "$out/lib/"
+find "$build/tests" -maxdepth 1 -type f -name 'kiln-*-tests*' -perm -u+x -exec cp {} "$out/tests/" \;
+cp "$build/bench/kiln-demo" "$out/bin/"
+
+# Bundle every shared library the binaries need except the C/C++ runtime and CUDA's own
+# (the GPU machine's driver and toolkit provide those).
+ldd "$out"/tests/* "$out"/bin/* "$out"/lib/libkiln.so | awk '$2 == "=>" && $3 ~ /^\// {print $1, $3}' |
+    sort -u | while read -r name path; do
+        case "$name" in
+            libc.so* | libm.so* | libstdc++.so* | libgcc_s.so* | ld-linux* | libdl.so* | \
+                libpthread.so* | librt.so* | libcuda.so* | libnvrtc* | libkiln.so*) ;;
+            *) cp -L "$path" "$out/lib/$name" ;;
+        esac
+    done
+
+patchelf --set-rpath '$ORIGIN/../lib' "$out"/tests/* "$out"/bin/*
+for lib in "$out"/lib/*.so*; do
+    [ -L "$lib" ] || patchelf --set-rpath '$ORIGIN' "$lib"
+done
+cp ci/gpu-run.sh "$out/run.sh"
+echo "gpu: $(du -sh "$out" | cut -f1) in $out; on the GPU machine run: bash $out/run.sh [results-dir]"

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# The one test command. Installs dependencies, checks formatting, then runs the configure, build
+# and test workflow of every preset this machine's toolchains allow: cpu and asan always, cuda
+# with a CUDA toolkit, rocm with HIP. Ends with a summary per preset; exits non-zero on any failure.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+source ci/toolchains.sh
+
+bash ci/deps.sh || { echo "ci/deps.sh failed"; exit 1; }
+
+presets=(cpu asan)
+cuda_toolkit >/dev/null && presets+=(cuda)
+hip_runtime && presets+=(rocm)
+
+format_status="ok"
+if ! git ls-files -- '*.cpp' '*.hpp' | xargs clang-format --dry-run --Werror; then
+    format_status="FAILED (run clang-format -i on the files above)"
+fi
+
+mkdir -p build
+declare -A passed failed skipped note
+for preset in "${presets[@]}"; do
+    echo "=== preset $preset"
+    rm -f "build/$preset/junit.xml"
+    if cmake --workflow --preset "$preset" 2>&1 | tee "build/$preset.log"; then
+        note[$preset]=""
+    else
+        note[$preset]="(workflow failed: see build/$preset.log)"
+    fi
+    junit="build/$preset/junit.xml"
+    attribute() { sed -n "s/^[[:space:]]*$1=\"\([0-9]*\)\".*/\1/p" "$junit" | head -n 1; }
+    if [ -f "$junit" ]; then
+        total=$(attribute tests)
+        failed[$preset]=$(attribute failures)
+        skipped[$preset]=$(attribute skipped)
+        passed[$preset]=$((total - failed[$preset] - skipped[$preset]))
+    else
+        passed[$preset]=0 failed[$preset]=0 skipped[$preset]=0
+    fi
+    # A workflow that failed outside the tests (configure, build) counts as one failure.
+    if [ -n "${note[$preset]}" ] && [ "${failed[$preset]}" -eq 0 ]; then
+        failed[$preset]=1
+    fi
+done
+
+echo
+echo "=== summary"
+printf '%-8s %7s %7s %8s\n' preset passed failed skipped
+sum_passed=0 sum_failed=0 sum_skipped=0
+for preset in "${presets[@]}"; do
+    printf '%-8s %7d %7d %8d %s\n' "$preset" "${passed[$preset]}" "${failed[$preset]}" \
+        "${skipped[$preset]}" "${note[$preset]}"
+    sum_passed=$((sum_passed + passed[$preset]))
+    sum_skipped=$((sum_skipped + skipped[$preset]))
+    sum_failed=$((sum_failed + failed[$preset]))
+done
+echo "format   $format_status"
+[ "$format_status" = "ok" ] || sum_failed=$((sum_failed + 1))
+echo "Skipped tests need a GPU (device label) or another build; a skip is not a pass."
+echo "total: $sum_passed passed, $sum_failed failed, $sum_skipped skipped"
+[ "$sum_failed" -eq 0 ]

@@ -8,7 +8,9 @@
 #include <kiln/error.hpp>
 
 #include <algorithm>
+#include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace kiln::detail {
@@ -42,10 +44,9 @@ CompiledBinary compile(const CompileRequest& request, const std::string& target)
     const std::string source(request.source);
     const std::string file = std::string(request.kernel) + ".cu";
     call<Rtc>(Rtc::create_program, &program, source.c_str(), file.c_str(), 0, nullptr, nullptr);
-    struct Destroy {
-        typename Rtc::program_t* program;
-        ~Destroy() { Rtc::destroy_program(program); }
-    } destroy{&program};
+    auto destroy = [](typename Rtc::program_t owned) { Rtc::destroy_program(&owned); };
+    const std::unique_ptr<std::remove_pointer_t<typename Rtc::program_t>, decltype(destroy)> owner(
+        program, destroy);
 
     std::vector<std::string> options = Rtc::base_options(target);
     options.insert(options.end(), request.options.begin(), request.options.end());

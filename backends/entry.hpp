@@ -31,7 +31,7 @@ void call(const E& entry, Args&&... args) {
 }  // namespace kiln::detail
 
 // Declares a table member that calls `function` directly and reports errors under its name.
-#define KILN_ENTRY(member, function)                             \
-    static constexpr ::kiln::detail::Entry<&(function)> member { \
-#function                                                \
-    }
+// clang-format off
+// NOLINTNEXTLINE(bugprone-macro-parentheses): the arguments are a name and a function, not values
+#define KILN_ENTRY(member, function) static constexpr ::kiln::detail::Entry<&(function)> member{#function}
+// clang-format on

@@ -31,7 +31,7 @@ public:
         typename Api::device_prop_t prop{};
         call<Api>(Api::get_device_properties, &prop, device);
         DeviceProperties out;
-        out.name = prop.name;
+        out.name.assign(&prop.name[0]);
         out.arch = Api::arch(prop);
         out.multiprocessor_count = prop.multiProcessorCount;
         out.warp_size = prop.warpSize;

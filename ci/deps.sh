@@ -11,7 +11,7 @@ packages=(
     libtrilinos-kokkos-dev            # CPU references
     libamdhip64-dev libamd-comgr-dev  # the HIP backend (HIP runtime, HIPRTC, comgr)
     patchelf                          # ci/gpu.sh
-    clang-format                      # ci/test.sh checks formatting
+    clang-format clang-tidy           # ci/test.sh checks formatting and lints
 )
 
 missing=()

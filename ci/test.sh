@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The one test command. Installs dependencies, checks formatting, then runs the configure, build
-# and test workflow of every preset this machine's toolchains allow: cpu and asan always, cuda
-# with a CUDA toolkit, rocm with HIP. Ends with a summary per preset; exits non-zero on any failure.
+# The one test command. Installs dependencies, checks formatting, runs the configure, build and
+# test workflow of every preset this machine's toolchains allow (cpu and asan always; cuda and
+# cuda-asan with a CUDA toolkit; rocm with HIP), then lints the library with clang-tidy. Ends with
+# a summary per preset; exits non-zero on any failure.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source ci/toolchains.sh
@@ -9,7 +10,7 @@ source ci/toolchains.sh
 bash ci/deps.sh || { echo "ci/deps.sh failed"; exit 1; }
 
 presets=(cpu asan)
-cuda_toolkit >/dev/null && presets+=(cuda)
+cuda_toolkit >/dev/null && presets+=(cuda cuda-asan)
 hip_runtime && presets+=(rocm)
 
 format_status="ok"
@@ -43,19 +44,32 @@ for preset in "${presets[@]}"; do
     fi
 done
 
+# clang-tidy over each preset's own library sources, with that preset's compile database.
+lint_status="ok"
+declare -A lint_sources=([cpu]="core/*.cpp" [cuda]="backends/cuda/*.cpp" [rocm]="backends/hip/*.cpp")
+for preset in "${presets[@]}"; do
+    [ -n "${lint_sources[$preset]:-}" ] && [ -f "build/$preset/compile_commands.json" ] || continue
+    # shellcheck disable=SC2086 # the globs expand here
+    if ! clang-tidy -p "build/$preset" --quiet --warnings-as-errors='*' ${lint_sources[$preset]} 2>/dev/null; then
+        lint_status="FAILED (clang-tidy findings above)"
+    fi
+done
+
 echo
 echo "=== summary"
-printf '%-8s %7s %7s %8s\n' preset passed failed skipped
+printf '%-10s %7s %7s %8s\n' preset passed failed skipped
 sum_passed=0 sum_failed=0 sum_skipped=0
 for preset in "${presets[@]}"; do
-    printf '%-8s %7d %7d %8d %s\n' "$preset" "${passed[$preset]}" "${failed[$preset]}" \
+    printf '%-10s %7d %7d %8d %s\n' "$preset" "${passed[$preset]}" "${failed[$preset]}" \
         "${skipped[$preset]}" "${note[$preset]}"
     sum_passed=$((sum_passed + passed[$preset]))
     sum_skipped=$((sum_skipped + skipped[$preset]))
     sum_failed=$((sum_failed + failed[$preset]))
 done
 echo "format   $format_status"
+echo "lint     $lint_status"
 [ "$format_status" = "ok" ] || sum_failed=$((sum_failed + 1))
+[ "$lint_status" = "ok" ] || sum_failed=$((sum_failed + 1))
 echo "Skipped tests need a GPU (device label) or another build; a skip is not a pass."
 echo "total: $sum_passed passed, $sum_failed failed, $sum_skipped skipped"
 [ "$sum_failed" -eq 0 ]

@@ -48,6 +48,8 @@ public:
     Backend() = default;
     Backend(const Backend&) = delete;
     Backend& operator=(const Backend&) = delete;
+    Backend(Backend&&) = delete;
+    Backend& operator=(Backend&&) = delete;
     virtual ~Backend() = default;
 
     [[nodiscard]] virtual BackendKind kind() const noexcept = 0;

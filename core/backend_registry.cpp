@@ -79,8 +79,9 @@ BackendKind parse_backend(std::string_view name) {
 }
 
 Backend& backend() {
-    static Backend* const active = choose();
-    return *active;
+    // NOLINTNEXTLINE(cppcoreguidelines-avoid-non-const-global-variables): the one shared backend
+    static Backend& active = *choose();
+    return active;
 }
 
 }  // namespace kiln::detail

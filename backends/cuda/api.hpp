@@ -58,6 +58,7 @@ struct Nvrtc {
         std::vector<int> archs(static_cast<std::size_t>(count));
         call<Nvrtc>(Entry<&nvrtcGetSupportedArchs>{"nvrtcGetSupportedArchs"}, archs.data());
         std::vector<std::string> targets;
+        targets.reserve(archs.size());
         for (int arch : archs) {
             targets.push_back("sm_" + std::to_string(arch));
         }

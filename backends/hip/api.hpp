@@ -86,7 +86,7 @@ struct Api {
     static std::string error_text(hipError_t rc) { return hipGetErrorString(rc); }
 
     // Code objects load only on a device whose full target ID matches.
-    static std::string arch(const hipDeviceProp_t& p) { return p.gcnArchName; }
+    static std::string arch(const hipDeviceProp_t& p) { return &p.gcnArchName[0]; }
     // AMD has no opt-in beyond the per-block limit.
     static std::size_t shared_memory_optin(const hipDeviceProp_t& p) { return p.sharedMemPerBlock; }
 

@@ -65,6 +65,12 @@ public:
     using Error::Error;
 };
 
+// An index or axis fell outside an array's bounds.
+class IndexError : public Error {
+public:
+    using Error::Error;
+};
+
 // An allocation failed even after the pool released its cached blocks.
 class OutOfMemory : public Error {
 public:

@@ -7,6 +7,8 @@
 #include "compiler.hpp"
 #include "entry.hpp"
 
+#include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
 
@@ -45,17 +47,132 @@ public:
         return out;
     }
 
+    [[nodiscard]] int current_device() override {
+        int device = 0;
+        call<Api>(Api::get_device, &device);
+        return device;
+    }
     void set_device(int device) override { call<Api>(Api::set_device, device); }
     void synchronize_device() override { call<Api>(Api::device_synchronize); }
 
+    [[nodiscard]] bool supports_memory_pools(int device) override {
+        int supported = 0;
+        call<Api>(Api::device_attribute, &supported, Api::attribute_memory_pools, device);
+        return supported != 0;
+    }
+
+    [[nodiscard]] std::pair<std::size_t, std::size_t> memory_info() override {
+        std::size_t free = 0;
+        std::size_t total = 0;
+        call<Api>(Api::memory_info, &free, &total);
+        return {free, total};
+    }
+
     [[nodiscard]] void* allocate(std::size_t bytes) override {
         void* ptr = nullptr;
-        call<Api>(Api::malloc, &ptr, bytes);
+        check_allocation(Api::malloc, bytes, &ptr, bytes);
         return ptr;
     }
     void deallocate(void* ptr) override { call<Api>(Api::free, ptr); }
+    [[nodiscard]] void* allocate_async(std::size_t bytes, NativeStream stream) override {
+        void* ptr = nullptr;
+        check_allocation(Api::malloc_async, bytes, &ptr, bytes, native(stream));
+        return ptr;
+    }
+    void deallocate_async(void* ptr, NativeStream stream) override {
+        call<Api>(Api::free_async, ptr, native(stream));
+    }
+    [[nodiscard]] void* allocate_pinned(std::size_t bytes) override {
+        void* ptr = nullptr;
+        call<Api>(Api::malloc_pinned, &ptr, bytes);
+        return ptr;
+    }
+    void deallocate_pinned(void* ptr) override { call<Api>(Api::free_pinned, ptr); }
     void copy(void* dst, const void* src, std::size_t bytes) override {
         call<Api>(Api::memcpy, dst, src, bytes, Api::memcpy_default);
+    }
+    void copy_async(void* dst, const void* src, std::size_t bytes, NativeStream stream) override {
+        call<Api>(Api::memcpy_async, dst, src, bytes, Api::memcpy_default, native(stream));
+    }
+    void fill_bytes_async(void* dst, int value, std::size_t bytes, NativeStream stream) override {
+        call<Api>(Api::memset_async, dst, value, bytes, native(stream));
+    }
+
+    [[nodiscard]] NativeStream create_stream(bool non_blocking, int priority) override {
+        typename Api::stream_t stream{};
+        call<Api>(Api::stream_create, &stream, non_blocking ? Api::stream_non_blocking : 0U,
+                  priority);
+        return stream;
+    }
+    void destroy_stream(NativeStream stream) override {
+        call<Api>(Api::stream_destroy, native(stream));
+    }
+    [[nodiscard]] NativeStream per_thread_stream() const noexcept override {
+        return Api::per_thread_stream();
+    }
+    void synchronize_stream(NativeStream stream) override {
+        call<Api>(Api::stream_synchronize, native(stream));
+    }
+    [[nodiscard]] bool stream_done(NativeStream stream) override {
+        return query(Api::stream_query, native(stream));
+    }
+    void stream_wait_event(NativeStream stream, NativeEvent event) override {
+        call<Api>(Api::stream_wait_event, native(stream), native_event(event), 0U);
+    }
+    void launch_host_func(NativeStream stream, std::function<void()> function) override {
+        auto owned = std::make_unique<std::function<void()>>(std::move(function));
+        call<Api>(Api::launch_host_func, native(stream), owned.get());
+        (void)owned.release();  // the trampoline deletes it after running it
+    }
+
+    [[nodiscard]] NativeEvent create_event(EventFlags flags) override {
+        unsigned native_flags = 0;
+        native_flags |= flags.block ? Api::event_blocking_sync : 0U;
+        native_flags |= flags.disable_timing ? Api::event_disable_timing : 0U;
+        native_flags |= flags.interprocess ? Api::event_interprocess : 0U;
+        typename Api::event_t event{};
+        call<Api>(Api::event_create, &event, native_flags);
+        return event;
+    }
+    void destroy_event(NativeEvent event) override {
+        call<Api>(Api::event_destroy, native_event(event));
+    }
+    void record_event(NativeEvent event, NativeStream stream) override {
+        call<Api>(Api::event_record, native_event(event), native(stream));
+    }
+    void synchronize_event(NativeEvent event) override {
+        call<Api>(Api::event_synchronize, native_event(event));
+    }
+    [[nodiscard]] bool event_done(NativeEvent event) override {
+        return query(Api::event_query, native_event(event));
+    }
+    [[nodiscard]] float elapsed_ms(NativeEvent start, NativeEvent end) override {
+        float ms = 0.0F;
+        call<Api>(Api::event_elapsed_time, &ms, native_event(start), native_event(end));
+        return ms;
+    }
+
+    void begin_capture(NativeStream stream) override {
+        call<Api>(Api::begin_capture, native(stream), Api::capture_mode_relaxed);
+    }
+    [[nodiscard]] NativeGraph end_capture(NativeStream stream) override {
+        typename Api::graph_t graph{};
+        call<Api>(Api::end_capture, native(stream), &graph);
+        typename Api::graph_exec_t exec{};
+        const auto rc = Api::graph_instantiate(&exec, graph);
+        call<Api>(Api::graph_destroy, graph);
+        if (rc != Api::success) {
+            throw BackendError(Api::graph_instantiate.name, static_cast<int>(rc),
+                               Api::error_text(rc));
+        }
+        return exec;
+    }
+    void launch_graph(NativeGraph graph, NativeStream stream) override {
+        call<Api>(Api::graph_launch, static_cast<typename Api::graph_exec_t>(graph),
+                  native(stream));
+    }
+    void destroy_graph(NativeGraph graph) override {
+        call<Api>(Api::graph_exec_destroy, static_cast<typename Api::graph_exec_t>(graph));
     }
 
     [[nodiscard]] std::vector<std::string> supported_targets() override {
@@ -65,9 +182,7 @@ public:
     [[nodiscard]] CompiledBinary compile(const CompileRequest& request) override {
         std::string target = request.target;
         if (target.empty()) {
-            int device = 0;
-            call<Api>(Api::get_device, &device);
-            target = Device(device).properties().arch;
+            target = Device(current_device()).properties().arch;
         }
         return detail::compile<typename Api::Rtc>(request, target);
     }
@@ -90,6 +205,40 @@ public:
     }
 
 private:
+    static typename Api::stream_t native(NativeStream stream) {
+        return static_cast<typename Api::stream_t>(stream);
+    }
+    static typename Api::event_t native_event(NativeEvent event) {
+        return static_cast<typename Api::event_t>(event);
+    }
+
+    // Stream and event queries answer "not ready" with an error code that is no error.
+    template <class E, class... Args>
+    static bool query(const E& entry, Args... args) {
+        const auto rc = entry(args...);
+        if (rc == Api::not_ready) {
+            return false;
+        }
+        if (rc != Api::success) {
+            throw BackendError(entry.name, static_cast<int>(rc), Api::error_text(rc));
+        }
+        return true;
+    }
+
+    // A full device is OutOfMemory with the device's figures, not a generic BackendError.
+    template <class E, class... Args>
+    void check_allocation(const E& entry, std::size_t bytes, Args... args) {
+        const auto rc = entry(args...);
+        if (rc == Api::out_of_memory) {
+            (void)Api::get_last_error();  // clear the non-sticky error for later calls
+            const auto [free, total] = memory_info();
+            throw OutOfMemory(bytes, total - free, total);
+        }
+        if (rc != Api::success) {
+            throw BackendError(entry.name, static_cast<int>(rc), Api::error_text(rc));
+        }
+    }
+
     // A missing driver or device is an answer, not a failure: count 0 and keep the reason.
     void discover() {
         std::call_once(discovered_, [this] {

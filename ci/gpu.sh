@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Builds a GPU preset here (default: cuda) and packs build/gpu: a self-contained folder that runs
+# Builds a GPU preset here (default: cuda) and packs build/gpu (build/gpu-<preset> for another
+# preset): a self-contained folder that runs
 # kiln's tests and demo on a machine with an NVIDIA GPU and CUDA 13 but no Kokkos, no GoogleTest
 # and no package registry. Binaries find their libraries through $ORIGIN: no build paths inside.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 preset=${1:-cuda}
-out=build/gpu
+out=build/gpu${1:+-$1}
 
 bash ci/deps.sh
 cmake --preset "$preset" >/dev/null

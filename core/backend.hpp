@@ -4,11 +4,14 @@
 
 #include <kiln/backend.hpp>
 #include <kiln/device.hpp>
+#include <kiln/event.hpp>
 
 #include <cstddef>
+#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace kiln::detail {
@@ -16,6 +19,8 @@ namespace kiln::detail {
 using NativeStream = void*;
 using NativeModule = void*;
 using NativeFunction = void*;
+using NativeEvent = void*;
+using NativeGraph = void*;
 
 struct Dim3 {
     unsigned x = 1, y = 1, z = 1;
@@ -58,13 +63,48 @@ public:
     [[nodiscard]] virtual int device_count() = 0;
     [[nodiscard]] virtual std::string no_device_reason() = 0;
     [[nodiscard]] virtual DeviceProperties query_properties(int device) = 0;
+    [[nodiscard]] virtual int current_device() = 0;
     virtual void set_device(int device) = 0;
     virtual void synchronize_device() = 0;
 
-    // Memory on the current device.
+    [[nodiscard]] virtual bool supports_memory_pools(int device) = 0;
+    // Free and total bytes of the current device.
+    [[nodiscard]] virtual std::pair<std::size_t, std::size_t> memory_info() = 0;
+
+    // Memory on the current device. allocate throws OutOfMemory when the device is full.
     [[nodiscard]] virtual void* allocate(std::size_t bytes) = 0;
     virtual void deallocate(void* ptr) = 0;
+    [[nodiscard]] virtual void* allocate_async(std::size_t bytes, NativeStream stream) = 0;
+    virtual void deallocate_async(void* ptr, NativeStream stream) = 0;
+    [[nodiscard]] virtual void* allocate_pinned(std::size_t bytes) = 0;
+    virtual void deallocate_pinned(void* ptr) = 0;
     virtual void copy(void* dst, const void* src, std::size_t bytes) = 0;
+    virtual void copy_async(void* dst, const void* src, std::size_t bytes, NativeStream stream) = 0;
+    virtual void fill_bytes_async(void* dst, int value, std::size_t bytes, NativeStream stream) = 0;
+
+    // Streams on the current device. The null stream is the legacy default stream.
+    [[nodiscard]] virtual NativeStream create_stream(bool non_blocking, int priority) = 0;
+    virtual void destroy_stream(NativeStream stream) = 0;
+    [[nodiscard]] virtual NativeStream per_thread_stream() const noexcept = 0;
+    virtual void synchronize_stream(NativeStream stream) = 0;
+    [[nodiscard]] virtual bool stream_done(NativeStream stream) = 0;
+    virtual void stream_wait_event(NativeStream stream, NativeEvent event) = 0;
+    // Runs `function` on a runtime thread once prior work on `stream` is done. It must not call
+    // into the GPU runtime.
+    virtual void launch_host_func(NativeStream stream, std::function<void()> function) = 0;
+
+    [[nodiscard]] virtual NativeEvent create_event(EventFlags flags) = 0;
+    virtual void destroy_event(NativeEvent event) = 0;
+    virtual void record_event(NativeEvent event, NativeStream stream) = 0;
+    virtual void synchronize_event(NativeEvent event) = 0;
+    [[nodiscard]] virtual bool event_done(NativeEvent event) = 0;
+    [[nodiscard]] virtual float elapsed_ms(NativeEvent start, NativeEvent end) = 0;
+
+    // Capture of a stream's work into an executable graph (relaxed mode: the pool may allocate).
+    virtual void begin_capture(NativeStream stream) = 0;
+    [[nodiscard]] virtual NativeGraph end_capture(NativeStream stream) = 0;
+    virtual void launch_graph(NativeGraph graph, NativeStream stream) = 0;
+    virtual void destroy_graph(NativeGraph graph) = 0;
 
     // Compiling needs no device; targets are the compiler's own list.
     [[nodiscard]] virtual std::vector<std::string> supported_targets() = 0;

@@ -1,6 +1,7 @@
 // Chooses the active backend among those compiled in.
 #include "backend.hpp"
 #include "env.hpp"
+#include "lifetime.hpp"
 
 #include <kiln/config.hpp>
 #include <kiln/error.hpp>
@@ -80,7 +81,13 @@ BackendKind parse_backend(std::string_view name) {
 
 Backend& backend() {
     // NOLINTNEXTLINE(cppcoreguidelines-avoid-non-const-global-variables): the one shared backend
-    static Backend& active = *choose();
+    static Backend& active = [] -> Backend& {
+        Backend& chosen = *choose();
+        // Initialises the vendor runtime first, so that the exit watch runs before its teardown.
+        (void)chosen.device_count();
+        watch_process_exit();
+        return chosen;
+    }();
     return active;
 }
 

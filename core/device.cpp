@@ -70,6 +70,14 @@ Device::Device() : Device(default_device_id()) {}
 
 Device::Device(int id) : id_(checked_id(id)) {}
 
+Device Device::current() {
+    return Device(detail::backend().current_device());
+}
+
+void Device::use() const {
+    detail::backend().set_device(id_);
+}
+
 const DeviceProperties& Device::properties() const {
     return cached_properties(id_);
 }
@@ -78,6 +86,17 @@ void Device::synchronize() const {
     auto& backend = detail::backend();
     backend.set_device(id_);
     backend.synchronize_device();
+}
+
+DeviceGuard::DeviceGuard(const Device& device) : previous_(detail::backend().current_device()) {
+    device.use();
+}
+
+DeviceGuard::~DeviceGuard() {
+    try {
+        detail::backend().set_device(previous_);
+    } catch (...) {  // NOLINT(bugprone-empty-catch): a destructor cannot report it
+    }
 }
 
 }  // namespace kiln

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "../entry.hpp"
+#include "../host_function.hpp"
 
 #include <cuda_runtime_api.h>
 #include <nvrtc.h>
@@ -20,6 +21,15 @@ inline cudaError_t launch_kernel(cudaKernel_t kernel, const LaunchConfig& c, voi
                             dim3(c.grid.x, c.grid.y, c.grid.z),
                             dim3(c.block.x, c.block.y, c.block.z), args, c.shared_mem,
                             static_cast<cudaStream_t>(c.stream));
+}
+
+inline cudaError_t launch_host_function(cudaStream_t stream, std::function<void()>* function) {
+    return cudaLaunchHostFunc(
+        stream, [](void* data) { run_host_function(data); }, function);
+}
+
+inline cudaError_t instantiate_graph(cudaGraphExec_t* exec, cudaGraph_t graph) {
+    return cudaGraphInstantiate(exec, graph, 0);
 }
 
 struct Nvrtc {
@@ -71,9 +81,22 @@ struct Api {
     using device_prop_t = cudaDeviceProp;
     using module_t = cudaLibrary_t;
     using function_t = cudaKernel_t;
+    using stream_t = cudaStream_t;
+    using event_t = cudaEvent_t;
+    using graph_t = cudaGraph_t;
+    using graph_exec_t = cudaGraphExec_t;
     static constexpr BackendKind kind = BackendKind::cuda;
     static constexpr cudaError_t success = cudaSuccess;
+    static constexpr cudaError_t not_ready = cudaErrorNotReady;
+    static constexpr cudaError_t out_of_memory = cudaErrorMemoryAllocation;
     static constexpr cudaMemcpyKind memcpy_default = cudaMemcpyDefault;
+    static constexpr cudaDeviceAttr attribute_memory_pools = cudaDevAttrMemoryPoolsSupported;
+    static constexpr unsigned stream_non_blocking = cudaStreamNonBlocking;
+    static constexpr unsigned event_blocking_sync = cudaEventBlockingSync;
+    static constexpr unsigned event_disable_timing = cudaEventDisableTiming;
+    static constexpr unsigned event_interprocess = cudaEventInterprocess;
+    static constexpr cudaStreamCaptureMode capture_mode_relaxed = cudaStreamCaptureModeRelaxed;
+    static cudaStream_t per_thread_stream() noexcept { return cudaStreamPerThread; }
     static std::string error_text(cudaError_t rc) { return cudaGetErrorString(rc); }
 
     static std::string arch(const cudaDeviceProp& p) {
@@ -89,9 +112,36 @@ struct Api {
     KILN_ENTRY(set_device, cudaSetDevice);
     KILN_ENTRY(device_synchronize, cudaDeviceSynchronize);
     KILN_ENTRY(stream_priority_range, cudaDeviceGetStreamPriorityRange);
+    KILN_ENTRY(device_attribute, cudaDeviceGetAttribute);
+    KILN_ENTRY(memory_info, cudaMemGetInfo);
+    KILN_ENTRY(get_last_error, cudaGetLastError);
     KILN_ENTRY(malloc, cudaMalloc);
     KILN_ENTRY(free, cudaFree);
+    KILN_ENTRY(malloc_async, cudaMallocAsync);
+    KILN_ENTRY(free_async, cudaFreeAsync);
+    KILN_ENTRY(malloc_pinned, cudaMallocHost);
+    KILN_ENTRY(free_pinned, cudaFreeHost);
     KILN_ENTRY(memcpy, cudaMemcpy);
+    KILN_ENTRY(memcpy_async, cudaMemcpyAsync);
+    KILN_ENTRY(memset_async, cudaMemsetAsync);
+    KILN_ENTRY(stream_create, cudaStreamCreateWithPriority);
+    KILN_ENTRY(stream_destroy, cudaStreamDestroy);
+    KILN_ENTRY(stream_synchronize, cudaStreamSynchronize);
+    KILN_ENTRY(stream_query, cudaStreamQuery);
+    KILN_ENTRY(stream_wait_event, cudaStreamWaitEvent);
+    static constexpr Entry<&launch_host_function> launch_host_func{"cudaLaunchHostFunc"};
+    KILN_ENTRY(event_create, cudaEventCreateWithFlags);
+    KILN_ENTRY(event_destroy, cudaEventDestroy);
+    KILN_ENTRY(event_record, cudaEventRecord);
+    KILN_ENTRY(event_synchronize, cudaEventSynchronize);
+    KILN_ENTRY(event_query, cudaEventQuery);
+    KILN_ENTRY(event_elapsed_time, cudaEventElapsedTime);
+    KILN_ENTRY(begin_capture, cudaStreamBeginCapture);
+    KILN_ENTRY(end_capture, cudaStreamEndCapture);
+    static constexpr Entry<&instantiate_graph> graph_instantiate{"cudaGraphInstantiate"};
+    KILN_ENTRY(graph_destroy, cudaGraphDestroy);
+    KILN_ENTRY(graph_launch, cudaGraphLaunch);
+    KILN_ENTRY(graph_exec_destroy, cudaGraphExecDestroy);
     static constexpr Entry<&load_library> load_module{"cudaLibraryLoadData"};
     KILN_ENTRY(unload_module, cudaLibraryUnload);
     KILN_ENTRY(get_function, cudaLibraryGetKernel);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "../entry.hpp"
+#include "../host_function.hpp"
 
 #include <amd_comgr.h>
 #include <hip/hip_runtime_api.h>
@@ -12,9 +13,26 @@
 
 namespace kiln::detail::hip {
 
-// hipMalloc is overloaded with a template; this picks the untyped one.
+// hipMalloc, hipMallocAsync and hipHostMalloc are overloaded with templates; these pick the
+// untyped ones.
 inline hipError_t malloc_untyped(void** ptr, std::size_t bytes) {
     return hipMalloc(ptr, bytes);
+}
+inline hipError_t malloc_async_untyped(void** ptr, std::size_t bytes, hipStream_t stream) {
+    return hipMallocAsync(ptr, bytes, stream);
+}
+inline hipError_t host_malloc_default(void** ptr, std::size_t bytes) {
+    return hipHostMalloc(ptr, bytes, hipHostMallocDefault);
+}
+
+// hipLaunchHostFunc is declared but not exported by HIP 5.2; a stream callback does the same.
+inline hipError_t launch_host_function(hipStream_t stream, std::function<void()>* function) {
+    return hipStreamAddCallback(
+        stream, [](hipStream_t, hipError_t, void* data) { run_host_function(data); }, function, 0);
+}
+
+inline hipError_t instantiate_graph(hipGraphExec_t* exec, hipGraph_t graph) {
+    return hipGraphInstantiate(exec, graph, nullptr, nullptr, 0);
 }
 
 inline hipError_t launch_kernel(hipFunction_t function, const LaunchConfig& c, void** args) {
@@ -80,9 +98,23 @@ struct Api {
     using device_prop_t = hipDeviceProp_t;
     using module_t = hipModule_t;
     using function_t = hipFunction_t;
+    using stream_t = hipStream_t;
+    using event_t = hipEvent_t;
+    using graph_t = hipGraph_t;
+    using graph_exec_t = hipGraphExec_t;
     static constexpr BackendKind kind = BackendKind::hip;
     static constexpr hipError_t success = hipSuccess;
+    static constexpr hipError_t not_ready = hipErrorNotReady;
+    static constexpr hipError_t out_of_memory = hipErrorOutOfMemory;
     static constexpr hipMemcpyKind memcpy_default = hipMemcpyDefault;
+    static constexpr hipDeviceAttribute_t attribute_memory_pools =
+        hipDeviceAttributeMemoryPoolsSupported;
+    static constexpr unsigned stream_non_blocking = hipStreamNonBlocking;
+    static constexpr unsigned event_blocking_sync = hipEventBlockingSync;
+    static constexpr unsigned event_disable_timing = hipEventDisableTiming;
+    static constexpr unsigned event_interprocess = hipEventInterprocess;
+    static constexpr hipStreamCaptureMode capture_mode_relaxed = hipStreamCaptureModeRelaxed;
+    static hipStream_t per_thread_stream() noexcept { return hipStreamPerThread; }
     static std::string error_text(hipError_t rc) { return hipGetErrorString(rc); }
 
     // Code objects load only on a device whose full target ID matches.
@@ -96,9 +128,36 @@ struct Api {
     KILN_ENTRY(set_device, hipSetDevice);
     KILN_ENTRY(device_synchronize, hipDeviceSynchronize);
     KILN_ENTRY(stream_priority_range, hipDeviceGetStreamPriorityRange);
+    KILN_ENTRY(device_attribute, hipDeviceGetAttribute);
+    KILN_ENTRY(memory_info, hipMemGetInfo);
+    KILN_ENTRY(get_last_error, hipGetLastError);
     static constexpr Entry<&malloc_untyped> malloc{"hipMalloc"};
     KILN_ENTRY(free, hipFree);
+    static constexpr Entry<&malloc_async_untyped> malloc_async{"hipMallocAsync"};
+    KILN_ENTRY(free_async, hipFreeAsync);
+    static constexpr Entry<&host_malloc_default> malloc_pinned{"hipHostMalloc"};
+    KILN_ENTRY(free_pinned, hipHostFree);
     KILN_ENTRY(memcpy, hipMemcpy);
+    KILN_ENTRY(memcpy_async, hipMemcpyAsync);
+    KILN_ENTRY(memset_async, hipMemsetAsync);
+    KILN_ENTRY(stream_create, hipStreamCreateWithPriority);
+    KILN_ENTRY(stream_destroy, hipStreamDestroy);
+    KILN_ENTRY(stream_synchronize, hipStreamSynchronize);
+    KILN_ENTRY(stream_query, hipStreamQuery);
+    KILN_ENTRY(stream_wait_event, hipStreamWaitEvent);
+    static constexpr Entry<&launch_host_function> launch_host_func{"hipStreamAddCallback"};
+    KILN_ENTRY(event_create, hipEventCreateWithFlags);
+    KILN_ENTRY(event_destroy, hipEventDestroy);
+    KILN_ENTRY(event_record, hipEventRecord);
+    KILN_ENTRY(event_synchronize, hipEventSynchronize);
+    KILN_ENTRY(event_query, hipEventQuery);
+    KILN_ENTRY(event_elapsed_time, hipEventElapsedTime);
+    KILN_ENTRY(begin_capture, hipStreamBeginCapture);
+    KILN_ENTRY(end_capture, hipStreamEndCapture);
+    static constexpr Entry<&instantiate_graph> graph_instantiate{"hipGraphInstantiate"};
+    KILN_ENTRY(graph_destroy, hipGraphDestroy);
+    KILN_ENTRY(graph_launch, hipGraphLaunch);
+    KILN_ENTRY(graph_exec_destroy, hipGraphExecDestroy);
     KILN_ENTRY(load_module, hipModuleLoadData);
     KILN_ENTRY(unload_module, hipModuleUnload);
     KILN_ENTRY(get_function, hipModuleGetFunction);

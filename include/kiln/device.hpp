@@ -36,7 +36,12 @@ public:
     // Throws NoDevice when there are no devices, Error when the index is out of range.
     explicit Device(int id);
 
+    // The calling thread's current device.
+    [[nodiscard]] static Device current();
+
     [[nodiscard]] int id() const noexcept { return id_; }
+    // Makes this the calling thread's current device (CuPy's Device.use()).
+    void use() const;
     [[nodiscard]] const DeviceProperties& properties() const;
     // Blocks until all work queued on this device has finished; reports asynchronous faults.
     void synchronize() const;
@@ -45,6 +50,21 @@ public:
 
 private:
     int id_;
+};
+
+// Makes a device current for the calling thread while in scope, then restores the previous one
+// (CuPy's `with Device(1):`).
+class DeviceGuard {
+public:
+    explicit DeviceGuard(const Device& device);
+    ~DeviceGuard();
+    DeviceGuard(const DeviceGuard&) = delete;
+    DeviceGuard& operator=(const DeviceGuard&) = delete;
+    DeviceGuard(DeviceGuard&&) = delete;
+    DeviceGuard& operator=(DeviceGuard&&) = delete;
+
+private:
+    int previous_;
 };
 
 }  // namespace kiln

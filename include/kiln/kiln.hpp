@@ -5,3 +5,7 @@
 #include <kiln/config.hpp>
 #include <kiln/device.hpp>
 #include <kiln/error.hpp>
+#include <kiln/event.hpp>
+#include <kiln/graph.hpp>
+#include <kiln/stream.hpp>
+#include <kiln/stream_view.hpp>

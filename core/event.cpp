@@ -1,0 +1,88 @@
+#include "backend.hpp"
+#include "handle.hpp"
+#include "lifetime.hpp"
+
+#include <kiln/error.hpp>
+#include <kiln/event.hpp>
+#include <kiln/stream.hpp>
+
+#include <utility>
+
+namespace kiln {
+
+namespace {
+
+EventFlags checked(EventFlags flags) {
+    if (flags.interprocess && !flags.disable_timing) {
+        throw Error("kiln: Event: an interprocess event needs disable_timing = true");
+    }
+    return flags;
+}
+
+}  // namespace
+
+Event::Event(EventFlags flags)
+    : native_(detail::backend().create_event(checked(flags))), flags_(flags) {}
+
+Event::~Event() {
+    if (!detail::process_exiting()) {
+        detail::release_quietly(native_, [](void* e) { detail::backend().destroy_event(e); });
+    }
+}
+
+Event::Event(Event&& other) noexcept
+    : native_(std::exchange(other.native_, nullptr)),
+      flags_(other.flags_),
+      recorded_(other.recorded_) {}
+
+Event& Event::operator=(Event&& other) noexcept {
+    if (this != &other) {
+        Event old(std::move(*this));
+        native_ = std::exchange(other.native_, nullptr);
+        flags_ = other.flags_;
+        recorded_ = other.recorded_;
+    }
+    return *this;
+}
+
+void* Event::native() const {
+    return detail::require_native(native_, "Event");
+}
+
+void Event::record(StreamView stream) {
+    detail::backend().record_event(native(), stream.native());
+    recorded_ = true;
+}
+
+void Event::record() {
+    record(current_stream());
+}
+
+void Event::synchronize() const {
+    detail::backend().synchronize_event(native());
+}
+
+bool Event::done() const {
+    return detail::backend().event_done(native());
+}
+
+float elapsed_time(const Event& start, const Event& end) {
+    for (const Event* event : {&start, &end}) {
+        const char* which = event == &start ? "start" : "end";
+        if (event->flags().disable_timing) {
+            throw Error(std::string("kiln: elapsed_time: the ") + which +
+                        " event was made with disable_timing");
+        }
+        if (!event->recorded()) {
+            throw Error(std::string("kiln: elapsed_time: the ") + which +
+                        " event has not been recorded");
+        }
+        if (!event->done()) {
+            throw Error(std::string("kiln: elapsed_time: the ") + which +
+                        " event has not completed yet; synchronize it first");
+        }
+    }
+    return detail::backend().elapsed_ms(start.native(), end.native());
+}
+
+}  // namespace kiln

@@ -1,0 +1,36 @@
+#include "backend.hpp"
+#include "handle.hpp"
+#include "lifetime.hpp"
+
+#include <kiln/graph.hpp>
+#include <kiln/stream.hpp>
+
+#include <utility>
+
+namespace kiln {
+
+Graph::~Graph() {
+    if (!detail::process_exiting()) {
+        detail::release_quietly(native_, [](void* g) { detail::backend().destroy_graph(g); });
+    }
+}
+
+Graph::Graph(Graph&& other) noexcept : native_(std::exchange(other.native_, nullptr)) {}
+
+Graph& Graph::operator=(Graph&& other) noexcept {
+    if (this != &other) {
+        Graph old(std::move(*this));
+        native_ = std::exchange(other.native_, nullptr);
+    }
+    return *this;
+}
+
+void Graph::launch(StreamView stream) const {
+    detail::backend().launch_graph(detail::require_native(native_, "Graph"), stream.native());
+}
+
+void Graph::launch() const {
+    launch(current_stream());
+}
+
+}  // namespace kiln

@@ -1,0 +1,118 @@
+#include "backend.hpp"
+#include "handle.hpp"
+#include "lifetime.hpp"
+
+#include <kiln/device.hpp>
+#include <kiln/error.hpp>
+#include <kiln/stream.hpp>
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+namespace kiln {
+
+namespace {
+
+// The current stream of this thread, per device index.
+thread_local std::vector<StreamView> current_streams;
+
+StreamView& current_slot(int device) {
+    const auto index = static_cast<std::size_t>(device);
+    if (current_streams.size() <= index) {
+        current_streams.resize(index + 1);
+    }
+    return current_streams[index];
+}
+
+int clamped_priority(const DeviceProperties& p, std::optional<int> priority) {
+    // Lower is more urgent: the range runs from greatest (smallest) to least (largest).
+    const int value = priority.value_or(0);
+    return std::clamp(value, p.greatest_stream_priority, p.least_stream_priority);
+}
+
+}  // namespace
+
+StreamView per_thread_stream() {
+    return StreamView{detail::backend().per_thread_stream()};
+}
+
+StreamView current_stream() {
+    return current_slot(detail::backend().current_device());
+}
+
+void synchronize(StreamView stream) {
+    detail::backend().synchronize_stream(stream.native());
+}
+
+bool done(StreamView stream) {
+    return detail::backend().stream_done(stream.native());
+}
+
+void wait_event(StreamView stream, const Event& event) {
+    detail::backend().stream_wait_event(stream.native(), event.native());
+}
+
+void launch_host_func(StreamView stream, std::function<void()> function) {
+    if (!function) {
+        throw Error("kiln: launch_host_func: the function is empty");
+    }
+    detail::backend().launch_host_func(stream.native(), std::move(function));
+}
+
+Stream::Stream(bool non_blocking, std::optional<int> priority) {
+    auto& backend = detail::backend();
+    device_ = Device(backend.current_device()).id();
+    priority_ = clamped_priority(Device(device_).properties(), priority);
+    native_ = backend.create_stream(non_blocking, priority_);
+}
+
+Stream::~Stream() {
+    if (!detail::process_exiting()) {
+        detail::release_quietly(native_, [](void* s) { detail::backend().destroy_stream(s); });
+    }
+}
+
+Stream::Stream(Stream&& other) noexcept
+    : native_(std::exchange(other.native_, nullptr)),
+      device_(other.device_),
+      priority_(other.priority_) {}
+
+Stream& Stream::operator=(Stream&& other) noexcept {
+    if (this != &other) {
+        Stream old(std::move(*this));
+        native_ = std::exchange(other.native_, nullptr);
+        device_ = other.device_;
+        priority_ = other.priority_;
+    }
+    return *this;
+}
+
+StreamView Stream::view() const {
+    return StreamView{detail::require_native(native_, "Stream")};
+}
+
+Event Stream::record() const {
+    Event event;
+    event.record(view());
+    return event;
+}
+
+void Stream::begin_capture() const {
+    detail::backend().begin_capture(view().native());
+}
+
+Graph Stream::end_capture() const {
+    return Graph(detail::backend().end_capture(view().native()));
+}
+
+StreamGuard::StreamGuard(StreamView stream)
+    : device_(detail::backend().current_device()), previous_(current_slot(device_)) {
+    current_slot(device_) = stream;
+}
+
+StreamGuard::~StreamGuard() {
+    current_slot(device_) = previous_;
+}
+
+}  // namespace kiln

@@ -1,0 +1,46 @@
+// GPU events: markers in a stream's work, for ordering between streams and for timing
+// (CuPy's cupy.cuda.Event and get_elapsed_time).
+#pragma once
+
+#include <kiln/stream_view.hpp>
+
+namespace kiln {
+
+struct EventFlags {
+    bool block = false;           // synchronize() sleeps instead of spinning
+    bool disable_timing = false;  // cheaper; such an event cannot be timed
+    bool interprocess = false;    // shareable with other processes; needs disable_timing
+};
+
+// An owning, move-only event on the device that was current when it was made.
+class Event {
+public:
+    explicit Event(EventFlags flags = {});
+    ~Event();
+    Event(Event&& other) noexcept;
+    Event& operator=(Event&& other) noexcept;
+    Event(const Event&) = delete;
+    Event& operator=(const Event&) = delete;
+
+    // Marks the point reached by the work queued so far on `stream` (default: the current one).
+    void record(StreamView stream);
+    void record();
+    // Waits until the recorded work is done; reports asynchronous faults.
+    void synchronize() const;
+    // Whether the recorded work is done (true for an event never recorded).
+    [[nodiscard]] bool done() const;
+
+    [[nodiscard]] const EventFlags& flags() const noexcept { return flags_; }
+    [[nodiscard]] bool recorded() const noexcept { return recorded_; }
+    [[nodiscard]] void* native() const;
+
+private:
+    void* native_ = nullptr;
+    EventFlags flags_;
+    bool recorded_ = false;
+};
+
+// Milliseconds between two recorded, completed, timing-enabled events. Throws Error otherwise.
+[[nodiscard]] float elapsed_time(const Event& start, const Event& end);
+
+}  // namespace kiln

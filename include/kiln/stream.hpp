@@ -1,0 +1,86 @@
+// GPU streams (CuPy's cupy.cuda.Stream): owning streams, views of any stream, and the current
+// stream of each thread and device.
+#pragma once
+
+#include <kiln/event.hpp>
+#include <kiln/graph.hpp>
+#include <kiln/stream_view.hpp>
+
+#include <functional>
+#include <optional>
+
+namespace kiln {
+
+// The legacy default stream, which synchronizes with every other blocking stream.
+[[nodiscard]] constexpr StreamView null_stream() noexcept {
+    return StreamView{};
+}
+// The calling thread's own default stream (CUDA's and HIP's per-thread default stream).
+[[nodiscard]] StreamView per_thread_stream();
+
+// The stream kiln uses on this thread for the current device: the innermost StreamGuard's, else
+// the null stream.
+[[nodiscard]] StreamView current_stream();
+
+// Operations on any stream, including external ones wrapped in a StreamView.
+void synchronize(StreamView stream);
+[[nodiscard]] bool done(StreamView stream);
+void wait_event(StreamView stream, const Event& event);
+// Runs `function` on a runtime thread once the work queued so far is done. It must not call into
+// the GPU runtime; an exception it throws is reported on stderr.
+void launch_host_func(StreamView stream, std::function<void()> function);
+
+// An owning, move-only stream on the device that was current when it was made.
+class Stream {
+public:
+    // non_blocking: does not synchronize with the null stream. priority: lower is more urgent;
+    // clamped to the device's range (Device::properties()); none means the default.
+    explicit Stream(bool non_blocking = false, std::optional<int> priority = std::nullopt);
+    ~Stream();
+    Stream(Stream&& other) noexcept;
+    Stream& operator=(Stream&& other) noexcept;
+    Stream(const Stream&) = delete;
+    Stream& operator=(const Stream&) = delete;
+
+    [[nodiscard]] StreamView view() const;
+    operator StreamView() const { return view(); }  // NOLINT(google-explicit-constructor)
+    [[nodiscard]] int device() const noexcept { return device_; }
+    [[nodiscard]] int priority() const noexcept { return priority_; }
+
+    void synchronize() const { kiln::synchronize(view()); }
+    [[nodiscard]] bool done() const { return kiln::done(view()); }
+    void wait_event(const Event& event) const { kiln::wait_event(view(), event); }
+    void launch_host_func(std::function<void()> function) const {
+        kiln::launch_host_func(view(), std::move(function));
+    }
+    // A new event recorded on this stream now.
+    [[nodiscard]] Event record() const;
+
+    // Captures the work queued on this stream until end_capture() into a graph instead of
+    // running it.
+    void begin_capture() const;
+    [[nodiscard]] Graph end_capture() const;
+
+private:
+    void* native_ = nullptr;
+    int device_ = 0;
+    int priority_ = 0;
+};
+
+// Makes `stream` the current stream of its thread for the current device while in scope; nests
+// (CuPy's `with stream:`).
+class StreamGuard {
+public:
+    explicit StreamGuard(StreamView stream);
+    ~StreamGuard();
+    StreamGuard(const StreamGuard&) = delete;
+    StreamGuard& operator=(const StreamGuard&) = delete;
+    StreamGuard(StreamGuard&&) = delete;
+    StreamGuard& operator=(StreamGuard&&) = delete;
+
+private:
+    int device_;
+    StreamView previous_;
+};
+
+}  // namespace kiln

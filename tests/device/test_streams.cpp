@@ -1,0 +1,240 @@
+// Streams, events, graphs and guards on a real GPU. Skips, saying why, without one.
+#include "core/backend.hpp"
+#include "tests/support/backend_under_test.hpp"
+#include "tests/support/test_kernels.hpp"
+
+#include <kiln/kiln.hpp>
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <thread>
+
+namespace {
+
+using kiln::test::spin_cycles;
+using kiln::test::TestKernels;
+
+// A device int for tests: allocated, zeroed and read back synchronously.
+class DeviceInt {
+public:
+    DeviceInt() : ptr_(static_cast<int*>(kiln::detail::backend().allocate(sizeof(int)))) { set(0); }
+    ~DeviceInt() { kiln::detail::backend().deallocate(ptr_); }
+    DeviceInt(const DeviceInt&) = delete;
+    DeviceInt& operator=(const DeviceInt&) = delete;
+    DeviceInt(DeviceInt&&) = delete;
+    DeviceInt& operator=(DeviceInt&&) = delete;
+
+    [[nodiscard]] int* get() const { return ptr_; }
+    [[nodiscard]] int value() const {
+        int v = 0;
+        kiln::detail::backend().copy(&v, ptr_, sizeof v);
+        return v;
+    }
+    void set(int v) { kiln::detail::backend().copy(ptr_, &v, sizeof v); }
+
+private:
+    int* ptr_;
+};
+
+TEST(Stream, SynchronizeDoneAndMovedFromUse) {
+    KILN_REQUIRE_DEVICE();
+    kiln::Stream stream;
+    EXPECT_EQ(stream.device(), kiln::Device::current().id());
+    TestKernels kernels;
+    kernels.spin(stream, spin_cycles(20));
+    EXPECT_FALSE(stream.done()) << "a 20 ms kernel finished before the host asked";
+    stream.synchronize();
+    EXPECT_TRUE(stream.done());
+
+    kiln::Stream moved(std::move(stream));
+    EXPECT_TRUE(moved.done());
+    try {
+        (void)stream.view();  // NOLINT(bugprone-use-after-move): the point of the test
+        FAIL() << "expected kiln::Error";
+    } catch (const kiln::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("moved-from Stream"), std::string::npos);
+    }
+}
+
+TEST(Stream, PrioritiesAreClampedToTheDeviceRange) {
+    KILN_REQUIRE_DEVICE();
+    const auto& p = kiln::Device::current().properties();
+    EXPECT_EQ(kiln::Stream(false, -1000).priority(), p.greatest_stream_priority);
+    EXPECT_EQ(kiln::Stream(false, 1000).priority(), p.least_stream_priority);
+    EXPECT_EQ(kiln::Stream().priority(),
+              std::clamp(0, p.greatest_stream_priority, p.least_stream_priority));
+    kiln::Stream urgent(true, p.greatest_stream_priority);
+    TestKernels kernels;
+    DeviceInt value;
+    kernels.store(urgent, value.get(), 9);
+    urgent.synchronize();
+    EXPECT_EQ(value.value(), 9);
+}
+
+// Stream B waits on an event recorded on A after a slow kernel and a store: B must see the store.
+TEST(Stream, WaitEventOrdersAcrossStreams) {
+    KILN_REQUIRE_DEVICE();
+    TestKernels kernels;
+    DeviceInt flag;
+    DeviceInt seen;
+    kiln::Stream a(true);
+    kiln::Stream b(true);
+    kernels.spin(a, spin_cycles(30));
+    kernels.store(a, flag.get(), 7);
+    const kiln::Event stored = a.record();
+    b.wait_event(stored);
+    kernels.copy_int(b, flag.get(), seen.get());
+    b.synchronize();
+    EXPECT_EQ(seen.value(), 7);
+}
+
+TEST(Event, TimesAKernelAndRefusesIncompleteOrUntimedEvents) {
+    KILN_REQUIRE_DEVICE();
+    TestKernels kernels;
+    kiln::Stream stream;
+    kiln::Event start;
+    kiln::Event end;
+    start.record(stream);
+    kernels.spin(stream, spin_cycles(200));
+    end.record(stream);
+    try {
+        (void)kiln::elapsed_time(start, end);
+        ADD_FAILURE() << "expected kiln::Error before the events completed";
+    } catch (const kiln::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("has not completed"), std::string::npos) << e.what();
+    }
+    end.synchronize();
+    EXPECT_TRUE(end.done());
+    const float ms = kiln::elapsed_time(start, end);
+    EXPECT_GT(ms, 20.0F);
+    EXPECT_LT(ms, 2000.0F);
+
+    kiln::Event never;
+    EXPECT_THROW((void)kiln::elapsed_time(start, never), kiln::Error);
+    kiln::Event untimed({.disable_timing = true});
+    untimed.record(stream);
+    stream.synchronize();
+    EXPECT_THROW((void)kiln::elapsed_time(start, untimed), kiln::Error);
+    EXPECT_THROW(kiln::Event({.interprocess = true}), kiln::Error);
+    kiln::Event blocking({.block = true, .disable_timing = true});
+    blocking.record(stream);
+    blocking.synchronize();
+    EXPECT_TRUE(blocking.done());
+}
+
+TEST(Stream, HostFunctionRunsAfterPriorWork) {
+    KILN_REQUIRE_DEVICE();
+    TestKernels kernels;
+    DeviceInt value;
+    kiln::Stream stream;
+    std::atomic<bool> ran{false};
+    kernels.spin(stream, spin_cycles(20));
+    kernels.store(stream, value.get(), 5);
+    stream.launch_host_func([&ran] { ran = true; });
+    EXPECT_FALSE(ran.load()) << "ran before the 20 ms kernel ahead of it";
+    stream.synchronize();
+    EXPECT_TRUE(ran.load());
+    EXPECT_EQ(value.value(), 5);
+    EXPECT_THROW(stream.launch_host_func({}), kiln::Error);
+}
+
+TEST(Stream, GuardsNestPerThread) {
+    KILN_REQUIRE_DEVICE();
+    kiln::Stream s1;
+    kiln::Stream s2;
+    EXPECT_EQ(kiln::current_stream(), kiln::null_stream());
+    {
+        const kiln::StreamGuard outer(s1);
+        EXPECT_EQ(kiln::current_stream(), s1.view());
+        {
+            const kiln::StreamGuard inner(s2);
+            EXPECT_EQ(kiln::current_stream(), s2.view());
+            kiln::StreamView seen_elsewhere{reinterpret_cast<void*>(1)};
+            std::thread([&] { seen_elsewhere = kiln::current_stream(); }).join();
+            EXPECT_EQ(seen_elsewhere, kiln::null_stream()) << "current stream leaked to a thread";
+        }
+        EXPECT_EQ(kiln::current_stream(), s1.view());
+    }
+    EXPECT_EQ(kiln::current_stream(), kiln::null_stream());
+}
+
+TEST(Stream, PerThreadDefaultStreamRunsWork) {
+    KILN_REQUIRE_DEVICE();
+    TestKernels kernels;
+    DeviceInt value;
+    EXPECT_NE(kiln::per_thread_stream(), kiln::null_stream());
+    kernels.store(kiln::per_thread_stream(), value.get(), 3);
+    kiln::synchronize(kiln::per_thread_stream());
+    EXPECT_EQ(value.value(), 3);
+}
+
+TEST(Graph, CaptureRunsNothingThenReplaysManyTimes) {
+    KILN_REQUIRE_DEVICE();
+    TestKernels kernels;
+    DeviceInt counter;
+    kiln::Stream stream(true);
+    stream.begin_capture();
+    kernels.increment(stream, counter.get());
+    kernels.increment(stream, counter.get());
+    const kiln::Graph graph = stream.end_capture();
+    stream.synchronize();
+    EXPECT_EQ(counter.value(), 0) << "captured work must not run";
+    for (int i = 0; i < 5; ++i) {
+        graph.launch(stream);
+    }
+    stream.synchronize();
+    EXPECT_EQ(counter.value(), 10);
+}
+
+TEST(Device, GuardRestoresTheCurrentDevice) {
+    KILN_REQUIRE_DEVICE();
+    const int count = kiln::device_count();
+    const kiln::Device before = kiln::Device::current();
+    {
+        const kiln::DeviceGuard guard(kiln::Device(count - 1));
+        EXPECT_EQ(kiln::Device::current().id(), count - 1);
+    }
+    EXPECT_EQ(kiln::Device::current(), before);
+}
+
+TEST(Device, StreamsAndPropertiesArePerDevice) {
+    KILN_REQUIRE_DEVICE();
+    if (kiln::device_count() < 2) {
+        GTEST_SKIP() << "one " << kiln::test::backend_name << " device visible; needs two";
+    }
+    const kiln::DeviceGuard guard(kiln::Device(1));
+    kiln::Stream stream;
+    EXPECT_EQ(stream.device(), 1);
+    const kiln::StreamGuard current(stream);
+    EXPECT_EQ(kiln::current_stream(), stream.view());
+    {
+        const kiln::DeviceGuard other(kiln::Device(0));
+        EXPECT_EQ(kiln::current_stream(), kiln::null_stream()) << "current stream is per device";
+    }
+}
+
+// An illegal address in a kernel surfaces at the next synchronizing call as a BackendError. The
+// fault poisons the context, so it runs in a fresh process (death-test re-execution).
+TEST(DeviceDeathTest, AsynchronousFaultSurfacesAtSynchronize) {
+    KILN_REQUIRE_DEVICE();
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    EXPECT_EXIT(
+        {
+            try {
+                TestKernels kernels;
+                kiln::Stream stream;
+                kernels.write_through(stream, reinterpret_cast<int*>(0x10));
+                stream.synchronize();
+            } catch (const kiln::BackendError& e) {
+                std::fprintf(stderr, "%s\n", e.what());
+                std::_Exit(3);
+            }
+            std::_Exit(0);
+        },
+        testing::ExitedWithCode(3), "StreamSynchronize failed");
+}
+
+}  // namespace

@@ -152,6 +152,9 @@ public:
         return ms;
     }
 
+    void range_push(const char* name) noexcept override { Api::range_push(name); }
+    void range_pop() noexcept override { Api::range_pop(); }
+
     void begin_capture(NativeStream stream) override {
         call<Api>(Api::begin_capture, native(stream), Api::capture_mode_relaxed);
     }

@@ -100,6 +100,10 @@ public:
     [[nodiscard]] virtual bool event_done(NativeEvent event) = 0;
     [[nodiscard]] virtual float elapsed_ms(NativeEvent start, NativeEvent end) = 0;
 
+    // Profiler ranges (NVTX on CUDA; nothing on HIP, whose roctx Debian does not ship).
+    virtual void range_push(const char* name) noexcept = 0;
+    virtual void range_pop() noexcept = 0;
+
     // Capture of a stream's work into an executable graph (relaxed mode: the pool may allocate).
     virtual void begin_capture(NativeStream stream) = 0;
     [[nodiscard]] virtual NativeGraph end_capture(NativeStream stream) = 0;

@@ -27,4 +27,29 @@ int parse_index(const char* name, std::string_view text) {
     return value;
 }
 
+std::size_t parse_memory_limit(const char* name, std::string_view text, std::size_t total) {
+    auto fail = [&](const char* expected) {
+        return Error(std::string(name) + "='" + std::string(text) +
+                     "' is not a valid memory limit: expected " + expected);
+    };
+    const auto* end = text.data() + text.size();
+    if (text.ends_with('%')) {
+        double percent = 0.0;
+        auto [ptr, ec] = std::from_chars(text.data(), end - 1, percent);
+        if (ec != std::errc{} || ptr != end - 1 || !(percent >= 0.0)) {
+            throw fail("a byte count or a percentage such as 50%");
+        }
+        if (percent > 100.0) {
+            throw fail("a percentage of at most 100%");
+        }
+        return static_cast<std::size_t>(static_cast<double>(total) * percent / 100.0);
+    }
+    std::size_t bytes = 0;
+    auto [ptr, ec] = std::from_chars(text.data(), end, bytes);
+    if (ec != std::errc{} || ptr != end) {
+        throw fail("a byte count or a percentage such as 50%");
+    }
+    return bytes;
+}
+
 }  // namespace kiln::detail::env

@@ -1,6 +1,7 @@
 // Reading kiln's environment variables, with errors that name the variable.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -12,5 +13,10 @@ namespace kiln::detail::env {
 
 // A non-negative integer. Throws Error naming the variable when the text is not one.
 [[nodiscard]] int parse_index(const char* name, std::string_view text);
+
+// A memory limit: a byte count ("1073741824") or a percentage of `total` ("50%", "12.5%").
+// Throws Error naming the variable when the text is neither, or the percentage exceeds 100.
+[[nodiscard]] std::size_t parse_memory_limit(const char* name, std::string_view text,
+                                             std::size_t total);
 
 }  // namespace kiln::detail::env

@@ -6,6 +6,7 @@
 
 #include <cuda_runtime_api.h>
 #include <nvrtc.h>
+#include <nvtx3/nvToolsExt.h>
 
 #include <string>
 #include <vector>
@@ -97,6 +98,8 @@ struct Api {
     static constexpr unsigned event_interprocess = cudaEventInterprocess;
     static constexpr cudaStreamCaptureMode capture_mode_relaxed = cudaStreamCaptureModeRelaxed;
     static cudaStream_t per_thread_stream() noexcept { return cudaStreamPerThread; }
+    static void range_push(const char* name) noexcept { nvtxRangePushA(name); }
+    static void range_pop() noexcept { nvtxRangePop(); }
     static std::string error_text(cudaError_t rc) { return cudaGetErrorString(rc); }
 
     static std::string arch(const cudaDeviceProp& p) {

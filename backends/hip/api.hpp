@@ -115,6 +115,8 @@ struct Api {
     static constexpr unsigned event_interprocess = hipEventInterprocess;
     static constexpr hipStreamCaptureMode capture_mode_relaxed = hipStreamCaptureModeRelaxed;
     static hipStream_t per_thread_stream() noexcept { return hipStreamPerThread; }
+    static void range_push(const char* /*name*/) noexcept {}
+    static void range_pop() noexcept {}
     static std::string error_text(hipError_t rc) { return hipGetErrorString(rc); }
 
     // Code objects load only on a device whose full target ID matches.

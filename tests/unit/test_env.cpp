@@ -41,4 +41,29 @@ TEST(Env, BadIndexNamesTheVariableAndTheText) {
     }
 }
 
+TEST(Env, MemoryLimitInBytesOrPercent) {
+    using kiln::detail::env::parse_memory_limit;
+    const std::size_t total = 80ULL << 30;
+    EXPECT_EQ(parse_memory_limit("KILN_GPU_MEMORY_LIMIT", "1073741824", total), 1ULL << 30);
+    EXPECT_EQ(parse_memory_limit("KILN_GPU_MEMORY_LIMIT", "0", total), 0U);
+    EXPECT_EQ(parse_memory_limit("KILN_GPU_MEMORY_LIMIT", "50%", total), 40ULL << 30);
+    EXPECT_EQ(parse_memory_limit("KILN_GPU_MEMORY_LIMIT", "12.5%", total), 10ULL << 30);
+    EXPECT_EQ(parse_memory_limit("KILN_GPU_MEMORY_LIMIT", "100%", total), total);
+}
+
+TEST(Env, BadMemoryLimitNamesTheVariable) {
+    using kiln::detail::env::parse_memory_limit;
+    for (const char* text : {"", "abc", "-5", "10GB", "%", "-1%", "101%", "5%%", "1e3"}) {
+        try {
+            (void)parse_memory_limit("KILN_GPU_MEMORY_LIMIT", text, 1000);
+            ADD_FAILURE() << "accepted '" << text << "'";
+        } catch (const kiln::Error& e) {
+            const std::string what = e.what();
+            EXPECT_NE(what.find(std::string("KILN_GPU_MEMORY_LIMIT='") + text + "'"),
+                      std::string::npos)
+                << what;
+        }
+    }
+}
+
 }  // namespace

@@ -1,5 +1,6 @@
 #include "backend.hpp"
 #include "env.hpp"
+#include "profiling.hpp"
 
 #include <kiln/error.hpp>
 
@@ -83,6 +84,7 @@ const DeviceProperties& Device::properties() const {
 }
 
 void Device::synchronize() const {
+    const detail::ProfileRange range("kiln: device synchronize");
     auto& backend = detail::backend();
     backend.set_device(id_);
     backend.synchronize_device();

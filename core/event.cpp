@@ -1,6 +1,7 @@
 #include "backend.hpp"
 #include "handle.hpp"
 #include "lifetime.hpp"
+#include "profiling.hpp"
 
 #include <kiln/error.hpp>
 #include <kiln/event.hpp>
@@ -59,6 +60,7 @@ void Event::record() {
 }
 
 void Event::synchronize() const {
+    const detail::ProfileRange range("kiln: event synchronize");
     detail::backend().synchronize_event(native());
 }
 

@@ -1,6 +1,7 @@
 #include "backend.hpp"
 #include "handle.hpp"
 #include "lifetime.hpp"
+#include "profiling.hpp"
 
 #include <kiln/device.hpp>
 #include <kiln/error.hpp>
@@ -42,6 +43,7 @@ StreamView current_stream() {
 }
 
 void synchronize(StreamView stream) {
+    const detail::ProfileRange range("kiln: stream synchronize");
     detail::backend().synchronize_stream(stream.native());
 }
 

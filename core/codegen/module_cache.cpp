@@ -1,0 +1,27 @@
+#include "module_cache.hpp"
+
+#include <map>
+#include <mutex>
+#include <utility>
+
+namespace kiln::detail {
+
+NativeFunction cached_function(const std::string& source, const std::string& name) {
+    static std::mutex mutex;
+    static auto& functions = *new std::map<std::pair<int, std::string>, NativeFunction>();
+    auto& backend = detail::backend();
+    const int device = backend.current_device();
+    // The source holds the name, so the pair (device, source + name) identifies the function.
+    std::pair<int, std::string> key{device, source + '\n' + name};
+    const std::scoped_lock lock(mutex);
+    if (auto found = functions.find(key); found != functions.end()) {
+        return found->second;
+    }
+    const auto binary = backend.compile({source, name, {}, ""});
+    NativeModule module = backend.load_module(binary.image);
+    NativeFunction function = backend.get_function(module, name.c_str());
+    functions.emplace(std::move(key), function);
+    return function;
+}
+
+}  // namespace kiln::detail

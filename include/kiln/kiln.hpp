@@ -4,4 +4,5 @@
 #include <kiln/backend.hpp>
 #include <kiln/config.hpp>
 #include <kiln/device.hpp>
+#include <kiln/dtype.hpp>
 #include <kiln/error.hpp>

@@ -4,6 +4,7 @@
 #include <kiln/backend.hpp>
 #include <kiln/config.hpp>
 #include <kiln/device.hpp>
+#include <kiln/dtype.hpp>
 #include <kiln/error.hpp>
 #include <kiln/event.hpp>
 #include <kiln/graph.hpp>

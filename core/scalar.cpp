@@ -19,8 +19,8 @@ std::array<std::byte, 16> bytes_of(T value) {
     return out;
 }
 
-std::string describe(const std::variant<bool, std::int64_t, std::uint64_t, double,
-                                        std::complex<double>>& value) {
+std::string describe(
+    const std::variant<bool, std::int64_t, std::uint64_t, double, std::complex<double>>& value) {
     std::ostringstream text;
     std::visit([&](auto v) { text << v; }, value);
     return text.str();

@@ -89,6 +89,8 @@ using kiln::float16;
 
 }  // namespace
 
-std::string_view device_prelude() noexcept { return prelude; }
+std::string_view device_prelude() noexcept {
+    return prelude;
+}
 
 }  // namespace kiln::detail

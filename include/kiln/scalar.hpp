@@ -15,8 +15,8 @@ class Scalar {
 public:
     // Implicit, so that a.fill(1.5) and full(shape, 7) read naturally.
     template <class T>
-        requires has_dtype<T>
-    Scalar(T value) : dtype_(dtype_of<T>) {  // NOLINT(google-explicit-constructor)
+    requires has_dtype<T> Scalar(T value)
+        : dtype_(dtype_of<T>) {  // NOLINT(google-explicit-constructor)
         if constexpr (std::is_same_v<T, bool>) {
             value_ = value;
         } else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {

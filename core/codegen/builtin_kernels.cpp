@@ -1,0 +1,197 @@
+#include "builtin_kernels.hpp"
+
+#include "../backend.hpp"
+#include "device_prelude.hpp"
+#include "module_cache.hpp"
+
+#include <kiln/device.hpp>
+#include <kiln/error.hpp>
+
+#include <algorithm>
+#include <array>
+#include <string>
+
+namespace kiln::detail {
+
+namespace {
+
+// Shapes and byte strides of up to two operands, passed by value to every built-in kernel.
+struct Dims {
+    std::array<long long, max_builtin_ndim> shape{};
+    std::array<long long, max_builtin_ndim> dst{};
+    std::array<long long, max_builtin_ndim> src{};
+    int ndim = 0;
+};
+
+constexpr std::string_view dims_source = R"(
+struct kiln_dims {
+    long long shape[32];
+    long long dst[32];
+    long long src[32];
+    int ndim;
+};
+#define KILN_FOR_EACH_INDEX(n)                                                         \
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < (n);       \
+         i += (long long)gridDim.x * blockDim.x)
+// Byte offsets of linear index i in the destination and the source.
+__device__ void kiln_offsets(const kiln_dims& d, long long i, long long& dst, long long& src) {
+    dst = 0;
+    src = 0;
+    for (int k = d.ndim - 1; k >= 0; --k) {
+        const long long index = i % d.shape[k];
+        i /= d.shape[k];
+        dst += index * d.dst[k];
+        src += index * d.src[k];
+    }
+}
+)";
+
+std::int64_t element_count(std::span<const std::int64_t> shape) {
+    std::int64_t count = 1;
+    for (auto extent : shape) {
+        count *= extent;
+    }
+    return count;
+}
+
+Dims make_dims(std::span<const std::int64_t> shape, std::span<const std::int64_t> dst,
+               std::span<const std::int64_t> src) {
+    if (shape.size() > max_builtin_ndim) {
+        throw ShapeError("kiln: arrays of more than " + std::to_string(max_builtin_ndim) +
+                         " dimensions are not supported (got " + std::to_string(shape.size()) +
+                         ")");
+    }
+    Dims dims;
+    dims.ndim = static_cast<int>(shape.size());
+    std::copy(shape.begin(), shape.end(), dims.shape.begin());
+    std::copy(dst.begin(), dst.end(), dims.dst.begin());
+    std::copy(src.begin(), src.end(), dims.src.begin());
+    return dims;
+}
+
+void launch(const std::string& source, const char* name, std::int64_t count, StreamView stream,
+            void** args) {
+    if (count == 0) {
+        return;
+    }
+    constexpr std::int64_t block = 256;
+    const std::int64_t wanted = (count + block - 1) / block;
+    const std::int64_t resident =
+        std::int64_t{Device::current().properties().multiprocessor_count} * 8;
+    const auto grid = static_cast<unsigned>(std::min(wanted, std::max<std::int64_t>(resident, 1)));
+    backend().launch(cached_function(source, name),
+                     {{grid, 1, 1}, {static_cast<unsigned>(block), 1, 1}, 0, stream.native()},
+                     args);
+}
+
+std::string type_of(DType dtype) {
+    return std::string(c_type(dtype));
+}
+
+// The device expression converting `s` of type `from` to type `to`, with NumPy's meaning: a
+// complex value gives a real dtype its real part, and anything non-zero is true.
+std::string conversion(DType from, DType to) {
+    const std::string target = type_of(to);
+    const bool from_complex = kind(from) == 'c';
+    if (to == DType::bool_) {
+        return from_complex ? "(s.re != 0 || s.im != 0)" : "(s != 0)";
+    }
+    if (from_complex) {
+        return kind(to) == 'c' ? target + "(s)" : target + "(s.re)";
+    }
+    if (from == DType::float16) {
+        return target + "(float(s))";
+    }
+    return kind(to) == 'c' ? target + "(s)" : "static_cast<" + target + ">(s)";
+}
+
+}  // namespace
+
+void copy_elements(std::span<const std::int64_t> shape, const StridedElements& dst,
+                   const StridedElements& src, StreamView stream) {
+    Dims dims = make_dims(shape, dst.strides, src.strides);
+    const std::string source =
+        std::string(device_prelude()) + std::string(dims_source) +
+        "extern \"C\" __global__ void kiln_copy(char* dst, const char* "
+        "src, long long n, kiln_dims d) {\n"
+        "    KILN_FOR_EACH_INDEX(n) {\n"
+        "        long long to, from;\n"
+        "        kiln_offsets(d, i, to, from);\n"
+        "        const " +
+        type_of(src.dtype) + " s = *reinterpret_cast<const " + type_of(src.dtype) +
+        "*>(src + from);\n"
+        "        *reinterpret_cast<" +
+        type_of(dst.dtype) + "*>(dst + to) = " + conversion(src.dtype, dst.dtype) + ";\n    }\n}\n";
+    long long count = element_count(shape);
+    void* dst_ptr = dst.data;
+    void* src_ptr = src.data;
+    void* args[] = {&dst_ptr, &src_ptr, &count, &dims};
+    launch(source, "kiln_copy", count, stream, args);
+}
+
+void fill_elements(std::span<const std::int64_t> shape, const StridedElements& dst,
+                   const Scalar& value, StreamView stream) {
+    Dims dims = make_dims(shape, dst.strides, dst.strides);
+    const std::string size = std::to_string(itemsize(dst.dtype));
+    const std::string source = std::string(device_prelude()) + std::string(dims_source) +
+                               "struct alignas(" + size + ") kiln_word { unsigned char b[" + size +
+                               "]; };\n"
+                               "extern \"C\" __global__ void kiln_fill(char* dst, long long n, "
+                               "kiln_dims d, kiln_word value) {\n"
+                               "    KILN_FOR_EACH_INDEX(n) {\n"
+                               "        long long to, unused;\n"
+                               "        kiln_offsets(d, i, to, unused);\n"
+                               "        *reinterpret_cast<kiln_word*>(dst + to) = value;\n"
+                               "    }\n}\n";
+    auto bytes = value.bytes_as(dst.dtype);
+    long long count = element_count(shape);
+    void* dst_ptr = dst.data;
+    void* args[] = {&dst_ptr, &count, &dims, bytes.data()};
+    launch(source, "kiln_fill", count, stream, args);
+}
+
+namespace {
+
+void require_real(DType dtype, const char* function) {
+    if (kind(dtype) == 'c' || dtype == DType::bool_) {
+        throw TypeError(std::string("kiln: ") + function + ": dtype " + std::string(name(dtype)) +
+                        " is not supported; expected an integer or floating dtype");
+    }
+}
+
+// out[i] = VALUE(i) for a real dtype; integer dtypes round the double value down.
+void generate(void* out, DType dtype, long long count, double start, double step, double last,
+              bool set_last, StreamView stream) {
+    const std::string type = type_of(dtype);
+    const bool integral = kind(dtype) == 'i' || kind(dtype) == 'u';
+    const std::string value = integral ? "floor(v)" : "v";
+    const std::string source =
+        std::string(device_prelude()) + std::string(dims_source) +
+        "extern \"C\" __global__ void kiln_range(" + type +
+        "* out, long long n, double start, double step, double last, int set_last) {\n"
+        "    KILN_FOR_EACH_INDEX(n) {\n"
+        "        const double v = (set_last && i == n - 1) ? last : start + i * step;\n"
+        "        out[i] = " +
+        type + "(" + value + ");\n    }\n}\n";
+    int set = set_last ? 1 : 0;
+    void* args[] = {&out, &count, &start, &step, &last, &set};
+    launch(source, "kiln_range", count, stream, args);
+}
+
+}  // namespace
+
+void arange_elements(void* out, DType dtype, std::int64_t count, double start, double step,
+                     StreamView stream) {
+    require_real(dtype, "arange");
+    generate(out, dtype, count, start, step, 0.0, false, stream);
+}
+
+void linspace_elements(void* out, DType dtype, std::int64_t count, double start, double stop,
+                       bool endpoint, StreamView stream) {
+    require_real(dtype, "linspace");
+    const std::int64_t divisions = endpoint ? count - 1 : count;
+    const double step = divisions > 0 ? (stop - start) / static_cast<double>(divisions) : 0.0;
+    generate(out, dtype, count, start, step, stop, endpoint && count > 1, stream);
+}
+
+}  // namespace kiln::detail

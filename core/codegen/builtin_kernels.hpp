@@ -1,0 +1,41 @@
+// Kernels kiln runs for its own array operations: strided copies with dtype conversion (copy,
+// astype, non-contiguous transfers), fills, arange and linspace. Each is generated per dtype,
+// compiled once per device, and launched on the given stream.
+#pragma once
+
+#include <kiln/dtype.hpp>
+#include <kiln/scalar.hpp>
+#include <kiln/stream_view.hpp>
+
+#include <cstdint>
+#include <span>
+
+namespace kiln::detail {
+
+// Elements at `data` with per-axis byte strides, as an ndarray lays them out.
+struct StridedElements {
+    void* data;
+    DType dtype;
+    std::span<const std::int64_t> strides;
+};
+
+// The most axes a built-in kernel handles (NumPy 1.x's limit).
+inline constexpr std::size_t max_builtin_ndim = 32;
+
+// dst[index] = src[index] converted to dst's dtype, for every index of `shape`.
+void copy_elements(std::span<const std::int64_t> shape, const StridedElements& dst,
+                   const StridedElements& src, StreamView stream);
+
+// dst[index] = value for every index of `shape`.
+void fill_elements(std::span<const std::int64_t> shape, const StridedElements& dst,
+                   const Scalar& value, StreamView stream);
+
+// out[i] = start + i * step for i < count, into contiguous elements of `dtype` (a real dtype).
+void arange_elements(void* out, DType dtype, std::int64_t count, double start, double step,
+                     StreamView stream);
+
+// numpy.linspace's values into contiguous elements of `dtype` (integer dtypes round down).
+void linspace_elements(void* out, DType dtype, std::int64_t count, double start, double stop,
+                       bool endpoint, StreamView stream);
+
+}  // namespace kiln::detail

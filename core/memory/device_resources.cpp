@@ -1,0 +1,49 @@
+#include "device_resources.hpp"
+
+#include "../backend.hpp"
+#include "../profiling.hpp"
+
+#include <kiln/device.hpp>
+#include <kiln/event.hpp>
+
+namespace kiln::detail {
+
+void* DeviceResource::do_allocate(std::size_t bytes, StreamView /*stream*/) {
+    const ProfileRange range("kiln: device allocation");
+    const DeviceGuard guard{Device(device_)};
+    return backend().allocate(bytes);
+}
+
+void DeviceResource::do_deallocate(void* ptr, std::size_t /*bytes*/, StreamView /*stream*/) {
+    const DeviceGuard guard{Device(device_)};
+    backend().deallocate(ptr);
+}
+
+void* PinnedResource::do_allocate(std::size_t bytes, StreamView /*stream*/) {
+    const ProfileRange range("kiln: pinned allocation");
+    return backend().allocate_pinned(bytes);
+}
+
+void PinnedResource::do_deallocate(void* ptr, std::size_t /*bytes*/, StreamView /*stream*/) {
+    backend().deallocate_pinned(ptr);
+}
+
+void EventStreamOrder::make_wait(StreamView waiter, StreamView producer) {
+    auto& gpu = backend();
+    void* event = nullptr;
+    {
+        const std::scoped_lock lock(mutex_);
+        auto& slot = events_[producer];
+        if (slot == nullptr) {
+            const DeviceGuard guard{Device(device_)};
+            slot = gpu.create_event({.disable_timing = true});
+        }
+        event = slot;
+    }
+    // Recording and waiting in one sequence per producer keeps the pair consistent: the pool
+    // calls this under its own lock.
+    gpu.record_event(event, producer.native());
+    gpu.stream_wait_event(waiter.native(), event);
+}
+
+}  // namespace kiln::detail

@@ -1,0 +1,139 @@
+#include "../backend.hpp"
+#include "../env.hpp"
+#include "device_resources.hpp"
+
+#include <kiln/device.hpp>
+#include <kiln/error.hpp>
+#include <kiln/memory_pool.hpp>
+
+#include <atomic>
+#include <limits>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace kiln {
+
+namespace {
+
+int resolve(std::optional<int> device) {
+    return Device(device.value_or(detail::backend().current_device())).id();
+}
+
+std::size_t initial_limit(int device) {
+    auto text = detail::env::get("KILN_GPU_MEMORY_LIMIT");
+    if (!text) {
+        return std::numeric_limits<std::size_t>::max();
+    }
+    return detail::env::parse_memory_limit("KILN_GPU_MEMORY_LIMIT", *text,
+                                           Device(device).properties().total_memory);
+}
+
+// Per-device state that lives until the process exits: never destroyed, so no vendor call runs
+// at exit.
+struct DeviceMemory {
+    std::once_flag made;
+    MemoryPool* pool = nullptr;
+    std::atomic<MemoryResource*> allocator{nullptr};  // set_allocator's, or null for the pool
+};
+
+DeviceMemory& device_memory(int device) {
+    static std::mutex mutex;
+    static auto& all = *new std::vector<std::unique_ptr<DeviceMemory>>();
+    const std::scoped_lock lock(mutex);
+    if (all.empty()) {
+        all.resize(static_cast<std::size_t>(device_count()));
+    }
+    auto& slot = all.at(static_cast<std::size_t>(device));
+    if (!slot) {
+        slot = std::make_unique<DeviceMemory>();
+    }
+    return *slot;
+}
+
+}  // namespace
+
+MemoryPool::MemoryPool(std::optional<int> device)
+    : device_(resolve(device)),
+      device_memory_(std::make_unique<detail::DeviceResource>(device_)),
+      limit_(std::make_unique<LimitResource>(*device_memory_, initial_limit(device_))),
+      order_(std::make_unique<detail::EventStreamOrder>(device_)),
+      pool_(std::make_unique<PoolResource>(*limit_, *order_)) {}
+
+MemoryPool::~MemoryPool() = default;
+
+void MemoryPool::set_limit_fraction(double fraction) {
+    if (!(fraction >= 0.0 && fraction <= 1.0)) {
+        throw Error("kiln: MemoryPool::set_limit_fraction: " + std::to_string(fraction) +
+                    " is not a fraction between 0 and 1");
+    }
+    const auto total = static_cast<double>(Device(device_).properties().total_memory);
+    set_limit(static_cast<std::size_t>(total * fraction));
+}
+
+void* MemoryPool::do_allocate(std::size_t bytes, StreamView stream) {
+    return pool_->allocate(bytes, stream);
+}
+
+void MemoryPool::do_deallocate(void* ptr, std::size_t bytes, StreamView stream) {
+    pool_->deallocate(ptr, bytes, stream);
+}
+
+PinnedMemoryPool::PinnedMemoryPool()
+    : pinned_(std::make_unique<detail::PinnedResource>()),
+      order_(std::make_unique<detail::NoStreamOrder>()),
+      pool_(std::make_unique<PoolResource>(*pinned_, *order_)) {}
+
+PinnedMemoryPool::~PinnedMemoryPool() = default;
+
+void* PinnedMemoryPool::do_allocate(std::size_t bytes, StreamView stream) {
+    return pool_->allocate(bytes, stream);
+}
+
+void PinnedMemoryPool::do_deallocate(void* ptr, std::size_t bytes, StreamView stream) {
+    pool_->deallocate(ptr, bytes, stream);
+}
+
+MemoryAsyncPool::MemoryAsyncPool(std::optional<int> device) : device_(resolve(device)) {
+    if (!detail::backend().supports_memory_pools(device_)) {
+        throw Error("kiln: MemoryAsyncPool: device " + std::to_string(device_) + " (" +
+                    Device(device_).properties().name +
+                    ") does not support stream-ordered memory pools");
+    }
+}
+
+void* MemoryAsyncPool::do_allocate(std::size_t bytes, StreamView stream) {
+    const DeviceGuard guard{Device(device_)};
+    return detail::backend().allocate_async(bytes, stream.native());
+}
+
+void MemoryAsyncPool::do_deallocate(void* ptr, std::size_t /*bytes*/, StreamView stream) {
+    const DeviceGuard guard{Device(device_)};
+    detail::backend().deallocate_async(ptr, stream.native());
+}
+
+MemoryPool& get_default_memory_pool() {
+    const int device = detail::backend().current_device();
+    auto& memory = device_memory(device);
+    std::call_once(memory.made, [&] { memory.pool = new MemoryPool(device); });
+    return *memory.pool;
+}
+
+PinnedMemoryPool& get_default_pinned_memory_pool() {
+    static auto& pool = *new PinnedMemoryPool();
+    return pool;
+}
+
+void set_allocator(MemoryResource* resource) {
+    device_memory(detail::backend().current_device()).allocator = resource;
+}
+
+MemoryResource& get_allocator() {
+    auto& memory = device_memory(detail::backend().current_device());
+    if (auto* resource = memory.allocator.load()) {
+        return *resource;
+    }
+    return get_default_memory_pool();
+}
+
+}  // namespace kiln

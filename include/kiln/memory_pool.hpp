@@ -1,0 +1,107 @@
+// The memory pools arrays allocate from (CuPy's MemoryPool, PinnedMemoryPool, MemoryAsyncPool),
+// and the per-device allocator hook (CuPy's set_allocator).
+#pragma once
+
+#include <kiln/memory_resource.hpp>
+#include <kiln/pool_resource.hpp>
+#include <kiln/resource_adaptors.hpp>
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+
+namespace kiln {
+
+namespace detail {
+class DeviceResource;
+class PinnedResource;
+class EventStreamOrder;
+class NoStreamOrder;
+}  // namespace detail
+
+// Device memory of one device, cached by a stream-aware best-fit pool under a limit. The limit
+// starts at KILN_GPU_MEMORY_LIMIT (bytes, or "N%" of the device's memory), else none.
+class MemoryPool final : public MemoryResource {
+public:
+    // A pool for `device` (default: the current device).
+    explicit MemoryPool(std::optional<int> device = std::nullopt);
+    ~MemoryPool() override;
+    MemoryPool(const MemoryPool&) = delete;
+    MemoryPool(MemoryPool&&) = delete;
+    MemoryPool& operator=(const MemoryPool&) = delete;
+    MemoryPool& operator=(MemoryPool&&) = delete;
+
+    [[nodiscard]] int device() const noexcept { return device_; }
+    [[nodiscard]] std::size_t used_bytes() const { return pool_->used_bytes(); }
+    [[nodiscard]] std::size_t total_bytes() const { return pool_->total_bytes(); }
+    [[nodiscard]] std::size_t free_bytes() const { return pool_->free_bytes(); }
+    [[nodiscard]] std::size_t n_free_blocks() const { return pool_->n_free_blocks(); }
+    // Returns cached chunks to the device (all streams, or one stream's).
+    void free_all_blocks() { pool_->free_all_blocks(); }
+    void free_all_blocks(StreamView stream) { pool_->free_all_blocks(stream); }
+
+    // Caps total_bytes(): a byte count, or a fraction (0 to 1) of the device's memory.
+    void set_limit(std::size_t bytes) { limit_->set_limit(bytes); }
+    void set_limit_fraction(double fraction);
+    [[nodiscard]] std::size_t get_limit() const noexcept { return limit_->limit(); }
+
+private:
+    void* do_allocate(std::size_t bytes, StreamView stream) override;
+    void do_deallocate(void* ptr, std::size_t bytes, StreamView stream) override;
+
+    int device_;
+    std::unique_ptr<detail::DeviceResource> device_memory_;
+    std::unique_ptr<LimitResource> limit_;
+    std::unique_ptr<detail::EventStreamOrder> order_;
+    std::unique_ptr<PoolResource> pool_;
+};
+
+// Page-locked host memory for staging asynchronous copies, cached by a best-fit pool.
+class PinnedMemoryPool final : public MemoryResource {
+public:
+    PinnedMemoryPool();
+    ~PinnedMemoryPool() override;
+    PinnedMemoryPool(const PinnedMemoryPool&) = delete;
+    PinnedMemoryPool(PinnedMemoryPool&&) = delete;
+    PinnedMemoryPool& operator=(const PinnedMemoryPool&) = delete;
+    PinnedMemoryPool& operator=(PinnedMemoryPool&&) = delete;
+
+    [[nodiscard]] std::size_t used_bytes() const { return pool_->used_bytes(); }
+    [[nodiscard]] std::size_t total_bytes() const { return pool_->total_bytes(); }
+    [[nodiscard]] std::size_t n_free_blocks() const { return pool_->n_free_blocks(); }
+    void free_all_blocks() { pool_->free_all_blocks(); }
+
+private:
+    void* do_allocate(std::size_t bytes, StreamView stream) override;
+    void do_deallocate(void* ptr, std::size_t bytes, StreamView stream) override;
+
+    std::unique_ptr<detail::PinnedResource> pinned_;
+    std::unique_ptr<detail::NoStreamOrder> order_;
+    std::unique_ptr<PoolResource> pool_;
+};
+
+// The vendor's stream-ordered allocator (cudaMallocAsync / hipMallocAsync) for one device.
+// Throws Error on construction when the device does not support memory pools.
+class MemoryAsyncPool final : public MemoryResource {
+public:
+    explicit MemoryAsyncPool(std::optional<int> device = std::nullopt);
+
+    [[nodiscard]] int device() const noexcept { return device_; }
+
+private:
+    void* do_allocate(std::size_t bytes, StreamView stream) override;
+    void do_deallocate(void* ptr, std::size_t bytes, StreamView stream) override;
+
+    int device_;
+};
+
+// The current device's default pools (made on first use, alive until the process exits).
+[[nodiscard]] MemoryPool& get_default_memory_pool();
+[[nodiscard]] PinnedMemoryPool& get_default_pinned_memory_pool();
+
+// What arrays on the current device allocate from: `resource` (the caller keeps it alive), or
+// with nullptr the default pool again.
+void set_allocator(MemoryResource* resource);
+[[nodiscard]] MemoryResource& get_allocator();
+
+}  // namespace kiln

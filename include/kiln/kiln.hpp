@@ -5,3 +5,4 @@
 #include <kiln/config.hpp>
 #include <kiln/device.hpp>
 #include <kiln/error.hpp>
+#include <kiln/shape.hpp>

@@ -8,5 +8,6 @@
 #include <kiln/error.hpp>
 #include <kiln/event.hpp>
 #include <kiln/graph.hpp>
+#include <kiln/shape.hpp>
 #include <kiln/stream.hpp>
 #include <kiln/stream_view.hpp>

@@ -1,0 +1,71 @@
+#include "array_memory.hpp"
+
+#include "../lifetime.hpp"
+
+#include <kiln/event.hpp>
+#include <kiln/memory_pool.hpp>
+#include <kiln/stream.hpp>
+
+#include <deque>
+#include <mutex>
+
+namespace kiln::detail {
+
+std::shared_ptr<void> allocate_array_memory(std::size_t bytes) {
+    MemoryResource& resource = get_allocator();
+    const StreamView stream = current_stream();
+    void* ptr = resource.allocate(bytes, stream);
+    return {ptr, [&resource, bytes, stream](void* p) {
+                if (p == nullptr || process_exiting()) {
+                    return;
+                }
+                try {
+                    resource.deallocate(p, bytes, stream);
+                } catch (...) {  // NOLINT(bugprone-empty-catch): a deleter cannot report it
+                }
+            }};
+}
+
+namespace {
+
+struct InFlight {
+    void* buffer;
+    std::size_t bytes;
+    Event done;
+};
+
+std::mutex staging_mutex;
+std::deque<InFlight>& in_flight() {
+    static auto& buffers = *new std::deque<InFlight>();
+    return buffers;
+}
+
+// Returns the buffers whose copies have finished to the pinned pool.
+void reclaim_finished() {
+    auto& pool = get_default_pinned_memory_pool();
+    const std::scoped_lock lock(staging_mutex);
+    auto& buffers = in_flight();
+    std::erase_if(buffers, [&pool](InFlight& entry) {
+        if (!entry.done.done()) {
+            return false;
+        }
+        pool.deallocate(entry.buffer, entry.bytes);
+        return true;
+    });
+}
+
+}  // namespace
+
+void* acquire_staging(std::size_t bytes) {
+    reclaim_finished();
+    return get_default_pinned_memory_pool().allocate(bytes);
+}
+
+void release_staging_after(void* buffer, std::size_t bytes, StreamView stream) {
+    Event done({.disable_timing = true});
+    done.record(stream);
+    const std::scoped_lock lock(staging_mutex);
+    in_flight().push_back({buffer, bytes, std::move(done)});
+}
+
+}  // namespace kiln::detail

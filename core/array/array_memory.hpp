@@ -1,0 +1,21 @@
+// Memory behind arrays, and the pinned staging buffers of asynchronous uploads.
+#pragma once
+
+#include <kiln/stream_view.hpp>
+
+#include <cstddef>
+#include <memory>
+
+namespace kiln::detail {
+
+// `bytes` from the current device's allocator on the current stream, returned to it on that
+// stream when the last view lets go.
+[[nodiscard]] std::shared_ptr<void> allocate_array_memory(std::size_t bytes);
+
+// A pinned buffer from the default pinned pool for staging an upload.
+[[nodiscard]] void* acquire_staging(std::size_t bytes);
+// Returns `buffer` to the pinned pool once the work queued so far on `stream` (the copy reading
+// it) is done.
+void release_staging_after(void* buffer, std::size_t bytes, StreamView stream);
+
+}  // namespace kiln::detail

@@ -1,0 +1,96 @@
+#include "../backend.hpp"
+#include "../codegen/builtin_kernels.hpp"
+#include "array_layout.hpp"
+
+#include <kiln/device.hpp>
+#include <kiln/ndarray.hpp>
+
+#include <utility>
+
+namespace kiln {
+
+ndarray::ndarray() = default;
+
+ndarray::ndarray(std::shared_ptr<void> memory, DType dtype, Shape shape, Strides strides,
+                 std::int64_t offset, int device)
+    : memory_(std::move(memory)),
+      dtype_(dtype),
+      shape_(std::move(shape)),
+      strides_(std::move(strides)),
+      offset_(offset),
+      size_(detail::checked_size(shape_, kiln::itemsize(dtype))),
+      device_(device) {}
+
+void* ndarray::data() const noexcept { return static_cast<std::byte*>(memory_.get()) + offset_; }
+
+bool ndarray::c_contiguous() const {
+    return detail::is_c_contiguous(detail::layout_of(*this), itemsize());
+}
+
+bool ndarray::f_contiguous() const {
+    return detail::is_f_contiguous(detail::layout_of(*this), itemsize());
+}
+
+ndarray ndarray::reshape(Shape shape) const {
+    if (auto view = detail::reshape_view(detail::layout_of(*this), shape, itemsize())) {
+        return detail::with_layout(*this, std::move(*view));
+    }
+    return copy().reshape(std::move(shape));
+}
+
+ndarray ndarray::transpose(std::span<const std::int64_t> axes) const {
+    return detail::with_layout(*this, detail::transpose(detail::layout_of(*this), axes));
+}
+
+ndarray ndarray::transpose(std::initializer_list<std::int64_t> axes) const {
+    return transpose(std::span<const std::int64_t>(axes.begin(), axes.size()));
+}
+
+ndarray ndarray::operator[](std::initializer_list<Index> indices) const {
+    return slice(std::span<const Index>(indices.begin(), indices.size()));
+}
+
+ndarray ndarray::slice(std::span<const Index> indices) const {
+    return detail::with_layout(*this, detail::slice(detail::layout_of(*this), indices));
+}
+
+ndarray ndarray::squeeze(const std::optional<std::vector<std::int64_t>>& axes) const {
+    return detail::with_layout(*this, detail::squeeze(detail::layout_of(*this), axes));
+}
+
+ndarray ndarray::copy() const { return astype(dtype_, true); }
+
+ndarray ndarray::astype(DType dtype, bool copy) const {
+    if (dtype == dtype_ && !copy) {
+        return *this;
+    }
+    const DeviceGuard guard{Device(device_)};
+    ndarray out = empty(shape_, dtype);
+    const StreamView stream = current_stream();
+    if (dtype == dtype_ && c_contiguous()) {
+        detail::backend().copy_async(out.data(), data(), nbytes(), stream.native());
+    } else {
+        detail::copy_elements(shape_, {out.data(), dtype, out.strides()},
+                              {data(), dtype_, strides_}, stream);
+    }
+    return out;
+}
+
+void ndarray::fill(const Scalar& value) {
+    const DeviceGuard guard{Device(device_)};
+    detail::fill_elements(shape_, {data(), dtype_, strides_}, value, current_stream());
+}
+
+ndarray broadcast_to(const ndarray& a, const Shape& shape) {
+    return detail::with_layout(a, detail::broadcast_to(detail::layout_of(a), shape, a.itemsize()));
+}
+
+ndarray expand_dims(const ndarray& a, std::span<const std::int64_t> axes) {
+    return detail::with_layout(a, detail::expand_dims(detail::layout_of(a), axes, a.itemsize()));
+}
+
+ndarray expand_dims(const ndarray& a, std::initializer_list<std::int64_t> axes) {
+    return expand_dims(a, std::span<const std::int64_t>(axes.begin(), axes.size()));
+}
+
+}  // namespace kiln

@@ -1,0 +1,78 @@
+// Host <-> device transfers of ndarrays.
+#include "../backend.hpp"
+#include "../codegen/builtin_kernels.hpp"
+#include "../profiling.hpp"
+#include "array_memory.hpp"
+
+#include <kiln/device.hpp>
+#include <kiln/ndarray.hpp>
+
+#include <cstring>
+#include <string>
+
+namespace kiln {
+
+namespace {
+
+void check_buffer(const char* function, const ndarray& a, std::size_t count, DType type) {
+    if (type != a.dtype()) {
+        throw TypeError(std::string("kiln: ") + function + ": the array holds " +
+                        std::string(name(a.dtype())) + " but the host buffer is " +
+                        std::string(name(type)));
+    }
+    if (count != static_cast<std::size_t>(a.size())) {
+        throw ShapeError(std::string("kiln: ") + function + ": the array " +
+                         to_string(a.shape()) + " has " + std::to_string(a.size()) +
+                         " elements but the host buffer holds " + std::to_string(count));
+    }
+}
+
+}  // namespace
+
+void ndarray::to_host(void* out, std::size_t count, DType type,
+                      std::optional<StreamView> stream) const {
+    check_buffer("get", *this, count, type);
+    if (size_ == 0) {
+        return;
+    }
+    const detail::ProfileRange range("kiln: copy to host");
+    const DeviceGuard guard{Device(device_)};
+    const StreamView on = stream.value_or(current_stream());
+    const StreamGuard current(on);
+    const ndarray source = c_contiguous() ? *this : copy();
+    detail::backend().copy_async(out, source.data(), nbytes(), on.native());
+    if (!stream) {
+        synchronize(on);
+    }
+}
+
+void ndarray::from_host(const void* values, std::size_t count, DType type,
+                        std::optional<StreamView> stream) {
+    check_buffer("set", *this, count, type);
+    if (size_ == 0) {
+        return;
+    }
+    const detail::ProfileRange range("kiln: copy from host");
+    const DeviceGuard guard{Device(device_)};
+    const StreamView on = stream.value_or(current_stream());
+    const StreamGuard current(on);
+    const ndarray target = c_contiguous() ? *this : empty(shape_, dtype_);
+    auto& gpu = detail::backend();
+    if (stream) {
+        void* staging = detail::acquire_staging(nbytes());
+        std::memcpy(staging, values, nbytes());
+        gpu.copy_async(target.data(), staging, nbytes(), on.native());
+        detail::release_staging_after(staging, nbytes(), on);
+    } else {
+        gpu.copy_async(target.data(), values, nbytes(), on.native());
+    }
+    if (!c_contiguous()) {
+        detail::copy_elements(shape_, {data(), dtype_, strides_},
+                              {target.data(), dtype_, target.strides()}, on);
+    }
+    if (!stream) {
+        synchronize(on);
+    }
+}
+
+}  // namespace kiln

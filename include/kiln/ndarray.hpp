@@ -1,0 +1,171 @@
+// kiln's GPU array (CuPy's cupy.ndarray): device memory shared between views, a dtype, a shape and
+// byte strides. Creation functions use the current device, its allocator (get_allocator()) and the
+// current stream.
+#pragma once
+
+#include <kiln/dtype.hpp>
+#include <kiln/error.hpp>
+#include <kiln/scalar.hpp>
+#include <kiln/shape.hpp>
+#include <kiln/stream.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <initializer_list>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace kiln {
+
+class ndarray {
+public:
+    // An empty float64 array of shape (0,), holding no memory.
+    ndarray();
+
+    [[nodiscard]] const Shape& shape() const noexcept { return shape_; }
+    // Bytes to step along each axis, as NumPy's and CuPy's strides.
+    [[nodiscard]] const Strides& strides() const noexcept { return strides_; }
+    [[nodiscard]] DType dtype() const noexcept { return dtype_; }
+    [[nodiscard]] std::int64_t ndim() const noexcept {
+        return static_cast<std::int64_t>(shape_.size());
+    }
+    [[nodiscard]] std::int64_t size() const noexcept { return size_; }
+    [[nodiscard]] std::size_t itemsize() const noexcept { return kiln::itemsize(dtype_); }
+    [[nodiscard]] std::size_t nbytes() const noexcept {
+        return static_cast<std::size_t>(size_) * itemsize();
+    }
+    // The address of the first element (CuPy's a.data.ptr).
+    [[nodiscard]] void* data() const noexcept;
+    [[nodiscard]] int device() const noexcept { return device_; }
+    [[nodiscard]] bool c_contiguous() const;
+    [[nodiscard]] bool f_contiguous() const;
+
+    // Views sharing this array's memory. reshape copies only when no view exists.
+    [[nodiscard]] ndarray reshape(Shape shape) const;
+    [[nodiscard]] ndarray transpose(std::span<const std::int64_t> axes = {}) const;
+    [[nodiscard]] ndarray transpose(std::initializer_list<std::int64_t> axes) const;
+    // Basic indexing (a[1:5:2, 3, None, ...] is a[{Slice{1, 5, 2}, 3, newaxis, ellipsis}]).
+    [[nodiscard]] ndarray operator[](std::initializer_list<Index> indices) const;
+    [[nodiscard]] ndarray slice(std::span<const Index> indices) const;
+    [[nodiscard]] ndarray squeeze(
+        const std::optional<std::vector<std::int64_t>>& axes = std::nullopt) const;
+
+    // A C-contiguous copy, on the current stream.
+    [[nodiscard]] ndarray copy() const;
+    // This array converted to `dtype` (a new array, or this one when it already has the dtype and
+    // copy is false).
+    [[nodiscard]] ndarray astype(DType dtype, bool copy = true) const;
+    // Sets every element; throws TypeError when the value does not fit the dtype.
+    void fill(const Scalar& value);
+
+    // To the host in C order. Synchronous; or asynchronous on `stream`, in which case `out` must
+    // stay valid until the stream reaches the copy (use pinned memory for real overlap). T must
+    // be the array's element type (TypeError otherwise), and `out` must hold size() elements.
+    template <class T>
+    [[nodiscard]] std::vector<T> get() const {
+        std::vector<T> out(static_cast<std::size_t>(size_));
+        get(std::span<T>(out));
+        return out;
+    }
+    template <class T>
+    void get(std::span<T> out) const {
+        to_host(out.data(), out.size(), dtype_of<T>, std::nullopt);
+    }
+    template <class T>
+    void get(std::span<T> out, StreamView stream) const {
+        to_host(out.data(), out.size(), dtype_of<T>, stream);
+    }
+
+    // From the host in C order. Synchronous; or asynchronous on `stream` through a pinned
+    // staging buffer, in which case `values` may be reused as soon as the call returns.
+    template <class T>
+    void set(std::span<const T> values) {
+        from_host(values.data(), values.size(), dtype_of<T>, std::nullopt);
+    }
+    template <class T>
+    void set(std::span<const T> values, StreamView stream) {
+        from_host(values.data(), values.size(), dtype_of<T>, stream);
+    }
+
+    // Internal: the memory and the view of it.
+    ndarray(std::shared_ptr<void> memory, DType dtype, Shape shape, Strides strides,
+            std::int64_t offset, int device);
+    [[nodiscard]] const std::shared_ptr<void>& memory() const noexcept { return memory_; }
+    [[nodiscard]] std::int64_t offset() const noexcept { return offset_; }
+
+private:
+    void to_host(void* out, std::size_t count, DType type,
+                 std::optional<StreamView> stream) const;
+    void from_host(const void* values, std::size_t count, DType type,
+                   std::optional<StreamView> stream);
+
+    std::shared_ptr<void> memory_;
+    DType dtype_ = DType::float64;
+    Shape shape_{0};
+    Strides strides_{8};
+    std::int64_t offset_ = 0;
+    std::int64_t size_ = 0;
+    int device_ = 0;
+};
+
+// Creation (CuPy's names), on the current device and stream.
+[[nodiscard]] ndarray empty(const Shape& shape, DType dtype = float64);
+[[nodiscard]] ndarray zeros(const Shape& shape, DType dtype = float64);
+[[nodiscard]] ndarray ones(const Shape& shape, DType dtype = float64);
+// dtype defaults to the value's own (full({3}, 7) is int32, full({3}, 7.0) float64).
+[[nodiscard]] ndarray full(const Shape& shape, const Scalar& value,
+                           std::optional<DType> dtype = std::nullopt);
+[[nodiscard]] ndarray empty_like(const ndarray& a, std::optional<DType> dtype = std::nullopt);
+[[nodiscard]] ndarray zeros_like(const ndarray& a, std::optional<DType> dtype = std::nullopt);
+[[nodiscard]] ndarray ones_like(const ndarray& a, std::optional<DType> dtype = std::nullopt);
+[[nodiscard]] ndarray full_like(const ndarray& a, const Scalar& value,
+                                std::optional<DType> dtype = std::nullopt);
+// Values start, start + step, ... below stop (above it for a negative step). Integer arguments
+// give int64, others float64, unless dtype says otherwise.
+[[nodiscard]] ndarray arange(std::int64_t stop);
+[[nodiscard]] ndarray arange(std::int64_t start, std::int64_t stop, std::int64_t step = 1,
+                             DType dtype = int64);
+[[nodiscard]] ndarray arange(double start, double stop, double step = 1.0,
+                             DType dtype = float64);
+[[nodiscard]] ndarray linspace(double start, double stop, std::int64_t num = 50,
+                               bool endpoint = true, DType dtype = float64);
+
+// A new array holding `values` (shape: (values.size(),) unless given), copied synchronously, or
+// asynchronously on `stream` through pinned staging.
+template <class T>
+[[nodiscard]] ndarray array(std::span<const T> values, std::optional<Shape> shape = std::nullopt) {
+    ndarray a = empty(shape.value_or(Shape{static_cast<std::int64_t>(values.size())}),
+                      dtype_of<T>);
+    a.set(values);
+    return a;
+}
+template <class T>
+[[nodiscard]] ndarray array(std::span<const T> values, const Shape& shape, StreamView stream) {
+    ndarray a = empty(shape, dtype_of<T>);
+    a.set(values, stream);
+    return a;
+}
+template <class T>
+[[nodiscard]] ndarray array(const std::vector<T>& values,
+                            std::optional<Shape> shape = std::nullopt) {
+    return array(std::span<const T>(values), std::move(shape));
+}
+
+// Views of existing arrays.
+[[nodiscard]] ndarray broadcast_to(const ndarray& a, const Shape& shape);
+[[nodiscard]] ndarray expand_dims(const ndarray& a, std::span<const std::int64_t> axes);
+[[nodiscard]] ndarray expand_dims(const ndarray& a, std::initializer_list<std::int64_t> axes);
+
+// An array over device memory kiln did not allocate. Without a deleter the caller keeps the
+// memory alive; with one, kiln calls it when the last view is gone. strides default to
+// C-contiguous; device defaults to the current device.
+[[nodiscard]] ndarray from_pointer(void* data, const Shape& shape, DType dtype,
+                                   std::optional<Strides> strides = std::nullopt,
+                                   std::function<void(void*)> deleter = {},
+                                   std::optional<int> device = std::nullopt);
+
+}  // namespace kiln

@@ -1,0 +1,191 @@
+// The device memory pools on a real GPU: CuPy's statistics, limits and out-of-memory, stream-
+// ordered reuse, pinned staging overlapping a kernel, the async pool, and a threaded stress test.
+#include "core/backend.hpp"
+#include "tests/support/backend_under_test.hpp"
+#include "tests/support/test_kernels.hpp"
+
+#include <kiln/kiln.hpp>
+#include <kiln/memory_pool.hpp>
+#include <kiln/ndarray.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <random>
+#include <thread>
+#include <vector>
+
+namespace {
+
+using kiln::test::spin_cycles;
+using kiln::test::TestKernels;
+
+// Routes the current device's arrays to `resource` while in scope.
+class UseAllocator {
+public:
+    explicit UseAllocator(kiln::MemoryResource& resource) { kiln::set_allocator(&resource); }
+    ~UseAllocator() { kiln::set_allocator(nullptr); }
+    UseAllocator(const UseAllocator&) = delete;
+    UseAllocator& operator=(const UseAllocator&) = delete;
+    UseAllocator(UseAllocator&&) = delete;
+    UseAllocator& operator=(UseAllocator&&) = delete;
+};
+
+// CuPy's documented example: a 400-byte array makes used_bytes and total_bytes 512.
+TEST(MemoryPool, CupyStatisticsExample) {
+    KILN_REQUIRE_DEVICE();
+    kiln::MemoryPool pool;
+    const UseAllocator use(pool);
+    {
+        const kiln::ndarray a = kiln::empty({100}, kiln::float32);
+        EXPECT_EQ(a.nbytes(), 400U);
+        EXPECT_EQ(pool.used_bytes(), 512U);
+        EXPECT_EQ(pool.total_bytes(), 512U);
+        EXPECT_EQ(pool.n_free_blocks(), 0U);
+    }
+    EXPECT_EQ(pool.used_bytes(), 0U);
+    EXPECT_EQ(pool.total_bytes(), 512U);
+    EXPECT_EQ(pool.free_bytes(), 512U);
+    EXPECT_EQ(pool.n_free_blocks(), 1U);
+    pool.free_all_blocks();
+    EXPECT_EQ(pool.total_bytes(), 0U);
+    EXPECT_EQ(&kiln::get_allocator(), &pool);
+}
+
+TEST(MemoryPool, LimitAndOutOfMemory) {
+    KILN_REQUIRE_DEVICE();
+    kiln::MemoryPool pool;
+    const UseAllocator use(pool);
+    pool.set_limit(1 << 20);
+    EXPECT_EQ(pool.get_limit(), 1U << 20);
+    {
+        const kiln::ndarray half_mib = kiln::empty({1 << 19}, kiln::uint8);
+        try {
+            const kiln::ndarray too_much = kiln::empty({1 << 20}, kiln::uint8);
+            FAIL() << "expected kiln::OutOfMemory";
+        } catch (const kiln::OutOfMemory& e) {
+            EXPECT_EQ(e.requested(), 1U << 20);
+            EXPECT_EQ(e.limit(), 1U << 20);
+            EXPECT_EQ(e.used(), 1U << 19);
+        }
+    }
+    // The cached half MiB is released and the retry succeeds.
+    EXPECT_NO_THROW((void)kiln::empty({(1 << 20) - 4096}, kiln::uint8));
+
+    const auto total = kiln::Device::current().properties().total_memory;
+    pool.set_limit_fraction(0.5);
+    EXPECT_EQ(pool.get_limit(), total / 2);
+    EXPECT_THROW(pool.set_limit_fraction(1.5), kiln::Error);
+
+    pool.set_limit(std::numeric_limits<std::size_t>::max());
+    try {
+        const kiln::ndarray huge = kiln::empty({static_cast<std::int64_t>(total) * 2}, kiln::uint8);
+        FAIL() << "expected kiln::OutOfMemory from the device";
+    } catch (const kiln::OutOfMemory& e) {
+        EXPECT_EQ(e.requested(), total * 2);
+        EXPECT_EQ(e.limit(), total);
+    }
+    EXPECT_NO_THROW((void)kiln::empty({1024}));  // the device is usable after the failure
+}
+
+TEST(MemoryPool, LimitFromTheEnvironment) {
+    KILN_REQUIRE_DEVICE();
+    setenv("KILN_GPU_MEMORY_LIMIT", "25%", 1);
+    const kiln::MemoryPool quarter;
+    setenv("KILN_GPU_MEMORY_LIMIT", "123456", 1);
+    const kiln::MemoryPool bytes;
+    setenv("KILN_GPU_MEMORY_LIMIT", "lots", 1);
+    EXPECT_THROW(kiln::MemoryPool{}, kiln::Error);
+    unsetenv("KILN_GPU_MEMORY_LIMIT");
+    EXPECT_EQ(quarter.get_limit(), kiln::Device::current().properties().total_memory / 4);
+    EXPECT_EQ(bytes.get_limit(), 123456U);
+}
+
+// A block freed on stream A after A's slow write is handed to stream B; B must see the write.
+TEST(MemoryPool, BlockReusedOnAnotherStreamWaitsForTheFirst) {
+    KILN_REQUIRE_DEVICE();
+    kiln::MemoryPool pool;
+    TestKernels kernels;
+    kiln::Stream a(true);
+    kiln::Stream b(true);
+    auto* block = static_cast<int*>(pool.allocate(sizeof(int), a));
+    kernels.spin(a, spin_cycles(30));
+    kernels.store(a, block, 7);
+    pool.deallocate(block, sizeof(int), a);
+    auto* again = static_cast<int*>(pool.allocate(sizeof(int), b));
+    ASSERT_EQ(again, block) << "the pool should reuse the only cached block";
+    auto* seen = static_cast<int*>(pool.allocate(sizeof(int), b));
+    kernels.copy_int(b, again, seen);
+    int host = 0;
+    kiln::detail::backend().copy_async(&host, seen, sizeof host, b.view().native());
+    b.synchronize();
+    EXPECT_EQ(host, 7);
+    pool.deallocate(again, sizeof(int), b);
+    pool.deallocate(seen, sizeof(int), b);
+}
+
+// An upload on stream B through pinned staging completes while a kernel still runs on A.
+TEST(MemoryPool, PinnedStagingOverlapsAKernelOnAnotherStream) {
+    KILN_REQUIRE_DEVICE();
+    TestKernels kernels;
+    kiln::Stream busy(true);
+    kiln::Stream copies(true);
+    std::vector<float> host(1 << 20, 1.5F);
+    kernels.spin(busy, spin_cycles(300));
+    const kiln::ndarray a = kiln::array(std::span<const float>(host), {1 << 20}, copies);
+    std::vector<float> back(host.size());
+    a.get(std::span<float>(back), copies);
+    copies.synchronize();
+    EXPECT_FALSE(busy.done()) << "the copies waited for the kernel on the other stream";
+    EXPECT_EQ(back, host);
+    busy.synchronize();
+    EXPECT_GT(kiln::get_default_pinned_memory_pool().total_bytes(), 0U);
+}
+
+TEST(MemoryPool, AsyncPoolAllocatesInStreamOrder) {
+    KILN_REQUIRE_DEVICE();
+    if (!kiln::detail::backend().supports_memory_pools(kiln::Device::current().id())) {
+        EXPECT_THROW(kiln::MemoryAsyncPool{}, kiln::Error);
+        GTEST_SKIP() << "this device does not support stream-ordered memory pools";
+    }
+    kiln::MemoryAsyncPool pool;
+    const UseAllocator use(pool);
+    kiln::Stream stream;
+    const kiln::StreamGuard current(stream);
+    const kiln::ndarray a = kiln::arange(1000);
+    EXPECT_EQ(a.get<std::int64_t>()[999], 999);
+}
+
+// 8 threads, 10,000 allocate/free pairs each, on 4 streams: nothing leaks and the statistics
+// stay consistent.
+TEST(MemoryPool, ThreadedStress) {
+    KILN_REQUIRE_DEVICE();
+    kiln::MemoryPool pool;
+    std::vector<kiln::Stream> streams;
+    for (int i = 0; i < 4; ++i) {
+        streams.emplace_back(true);
+    }
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 8; ++t) {
+        threads.emplace_back([&, t] {
+            kiln::Device(0).use();
+            std::mt19937 random(t);
+            std::uniform_int_distribution<std::size_t> size(1, 1 << 16);
+            const kiln::StreamView stream = streams[t % 4];
+            for (int i = 0; i < 10'000; ++i) {
+                const std::size_t bytes = size(random);
+                void* p = pool.allocate(bytes, stream);
+                pool.deallocate(p, bytes, stream);
+            }
+        });
+    }
+    for (auto& thread : threads) {
+        thread.join();
+    }
+    EXPECT_EQ(pool.used_bytes(), 0U);
+    EXPECT_EQ(pool.free_bytes(), pool.total_bytes());
+    pool.free_all_blocks();
+    EXPECT_EQ(pool.total_bytes(), 0U);
+}
+
+}  // namespace

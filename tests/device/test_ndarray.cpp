@@ -1,0 +1,317 @@
+// ndarray on a real GPU: transfers of every dtype, views, conversions, creation, external memory
+// and DLPack. Expected values are computed on the host from the same inputs.
+#include "tests/support/backend_under_test.hpp"
+
+#include <kiln/dlpack.hpp>
+#include <kiln/kiln.hpp>
+
+#include <dlpack/dlpack.h>
+#include <gtest/gtest.h>
+
+#include <complex>
+#include <cstdint>
+#include <numeric>
+#include <tuple>
+#include <vector>
+
+namespace {
+
+using kiln::ndarray;
+using kiln::Shape;
+using kiln::Slice;
+
+using Elements = std::tuple<bool, std::int8_t, std::int16_t, std::int32_t, std::int64_t,
+                            std::uint8_t, std::uint16_t, std::uint32_t, std::uint64_t, kiln::half,
+                            float, double, std::complex<float>, std::complex<double>>;
+
+// A value of T for index i (small integers: exact in every element type).
+template <class T>
+T value_at(int i) {
+    const int v = (i * 7 + 3) % 11;
+    if constexpr (std::is_same_v<T, bool>) {
+        return v % 2 == 1;
+    } else if constexpr (std::is_same_v<T, kiln::half>) {
+        return kiln::half(static_cast<float>(v) - 4.0F);
+    } else if constexpr (std::is_same_v<T, std::complex<float>> ||
+                         std::is_same_v<T, std::complex<double>>) {
+        return T(v, -v);
+    } else if constexpr (std::is_signed_v<T>) {
+        return static_cast<T>(v - 4);
+    } else {
+        return static_cast<T>(v);
+    }
+}
+
+template <class T>
+std::vector<T> values(int n) {
+    std::vector<T> out;
+    for (int i = 0; i < n; ++i) {
+        out.push_back(value_at<T>(i));
+    }
+    return out;
+}
+
+// Host conversion with NumPy's meaning, the reference for astype.
+template <class To, class From>
+To convert(const From& v) {
+    if constexpr (std::is_same_v<To, bool>) {
+        if constexpr (std::is_same_v<From, kiln::half>) {
+            return static_cast<float>(v) != 0.0F;
+        } else {
+            return v != From{};
+        }
+    } else if constexpr (std::is_same_v<From, std::complex<float>> ||
+                         std::is_same_v<From, std::complex<double>>) {
+        if constexpr (std::is_same_v<To, std::complex<float>> ||
+                      std::is_same_v<To, std::complex<double>>) {
+            return To(v);
+        } else {
+            return convert<To>(v.real());
+        }
+    } else if constexpr (std::is_same_v<From, kiln::half>) {
+        return convert<To>(static_cast<float>(v));
+    } else if constexpr (std::is_same_v<To, kiln::half>) {
+        return kiln::half(static_cast<float>(v));
+    } else if constexpr (std::is_same_v<To, std::complex<float>> ||
+                         std::is_same_v<To, std::complex<double>>) {
+        return To(static_cast<typename To::value_type>(v), 0);
+    } else {
+        return static_cast<To>(v);
+    }
+}
+
+template <class T>
+bool same(const T& a, const T& b) {
+    if constexpr (std::is_same_v<T, kiln::half>) {
+        return a.bits == b.bits;
+    } else {
+        return a == b;
+    }
+}
+
+template <class T>
+void expect_equal(const std::vector<T>& got, const std::vector<T>& want, const char* what) {
+    ASSERT_EQ(got.size(), want.size()) << what;
+    int mismatches = 0;
+    for (std::size_t i = 0; i < got.size(); ++i) {
+        mismatches += same(got[i], want[i]) ? 0 : 1;
+    }
+    EXPECT_EQ(mismatches, 0) << what << " (" << kiln::name(kiln::dtype_of<T>) << ")";
+}
+
+TEST(Array, EveryDtypeRoundTripsSynchronouslyAndAsynchronously) {
+    KILN_REQUIRE_DEVICE();
+    kiln::Stream stream;
+    std::apply(
+        [&](auto... tag) {
+            (
+                [&] {
+                    using T = decltype(tag);
+                    const auto host = values<T>(1001);
+                    const ndarray a = kiln::array(host);
+                    EXPECT_EQ(a.dtype(), kiln::dtype_of<T>);
+                    expect_equal(a.get<T>(), host, "synchronous");
+                    const ndarray b = kiln::array(std::span<const T>(host), Shape{7, 11, 13},
+                                                  stream);
+                    std::vector<T> back(host.size());
+                    b.get(std::span<T>(back), stream);
+                    stream.synchronize();
+                    expect_equal(back, host, "asynchronous");
+                }(),
+                ...);
+        },
+        Elements{});
+}
+
+// a.transpose / slices of a 3-d array against the same index arithmetic on the host.
+TEST(Array, ViewsAndNonContiguousCopies) {
+    KILN_REQUIRE_DEVICE();
+    std::vector<double> host(2 * 3 * 4);
+    std::iota(host.begin(), host.end(), 0.0);
+    const ndarray a = kiln::array(host, Shape{2, 3, 4});
+    auto at = [&](int i, int j, int k) { return host[(i * 3 + j) * 4 + k]; };
+
+    const ndarray t = a.transpose({2, 0, 1});
+    EXPECT_EQ(t.shape(), (Shape{4, 2, 3}));
+    EXPECT_FALSE(t.c_contiguous());
+    std::vector<double> want;
+    for (int k = 0; k < 4; ++k) {
+        for (int i = 0; i < 2; ++i) {
+            for (int j = 0; j < 3; ++j) {
+                want.push_back(at(i, j, k));
+            }
+        }
+    }
+    EXPECT_EQ(t.get<double>(), want);
+
+    const ndarray s = a[{1, Slice{std::nullopt, std::nullopt, -1}, Slice{1, std::nullopt, 2}}];
+    EXPECT_EQ(s.shape(), (Shape{3, 2}));
+    want.clear();
+    for (int j = 2; j >= 0; --j) {
+        for (int k = 1; k < 4; k += 2) {
+            want.push_back(at(1, j, k));
+        }
+    }
+    EXPECT_EQ(s.get<double>(), want);
+    EXPECT_EQ(s.copy().get<double>(), want);
+    EXPECT_TRUE(s.copy().c_contiguous());
+    EXPECT_EQ(s.data(), static_cast<const std::byte*>(a.data()) + (12 + 8 + 1) * 8);
+
+    // reshape of a non-contiguous view copies; of a contiguous one it is a view.
+    const ndarray flat = t.reshape({8, 3});
+    EXPECT_NE(flat.data(), t.data()) << "a non-contiguous reshape must copy";
+    EXPECT_EQ(flat.get<double>(), t.get<double>());
+    EXPECT_EQ(a.reshape({6, -1}).data(), a.data());
+
+    const ndarray row = kiln::array(std::vector<double>{10, 20, 30, 40});
+    const ndarray wide = kiln::broadcast_to(row, {3, 4});
+    EXPECT_EQ(wide.strides(), (kiln::Strides{0, 8}));
+    EXPECT_EQ(wide.get<double>(), (std::vector<double>{10, 20, 30, 40, 10, 20, 30, 40, 10, 20,
+                                                       30, 40}));
+    EXPECT_EQ(kiln::expand_dims(row, {0}).squeeze().shape(), (Shape{4}));
+}
+
+TEST(Array, SetIntoAStridedView) {
+    KILN_REQUIRE_DEVICE();
+    ndarray b = kiln::zeros({4, 6}, kiln::int32);
+    ndarray every_other = b[{Slice{}, Slice{0, std::nullopt, 2}}];
+    std::vector<std::int32_t> in(12);
+    std::iota(in.begin(), in.end(), 1);
+    every_other.set(std::span<const std::int32_t>(in));
+    std::vector<std::int32_t> want(24, 0);
+    for (int i = 0; i < 4; ++i) {
+        for (int j = 0; j < 3; ++j) {
+            want[i * 6 + j * 2] = in[i * 3 + j];
+        }
+    }
+    EXPECT_EQ(b.get<std::int32_t>(), want);
+}
+
+// Every dtype to every dtype, against host conversions with NumPy's meaning.
+TEST(Array, AstypeBetweenEveryPairOfDtypes) {
+    KILN_REQUIRE_DEVICE();
+    std::apply(
+        [&](auto... from) {
+            (
+                [&] {
+                    using From = decltype(from);
+                    const auto host = values<From>(37);
+                    const ndarray a = kiln::array(host);
+                    std::apply(
+                        [&](auto... to) {
+                            (
+                                [&] {
+                                    using To = decltype(to);
+                                    std::vector<To> want;
+                                    for (const auto& v : host) {
+                                        want.push_back(convert<To>(v));
+                                    }
+                                    expect_equal(a.astype(kiln::dtype_of<To>).get<To>(), want,
+                                                 kiln::name(kiln::dtype_of<From>).data());
+                                }(),
+                                ...);
+                        },
+                        Elements{});
+                }(),
+                ...);
+        },
+        Elements{});
+}
+
+TEST(Array, CreationFunctions) {
+    KILN_REQUIRE_DEVICE();
+    EXPECT_EQ(kiln::zeros({3}, kiln::float32).get<float>(), (std::vector<float>{0, 0, 0}));
+    EXPECT_EQ(kiln::ones({2, 2}, kiln::int64).get<std::int64_t>(),
+              (std::vector<std::int64_t>{1, 1, 1, 1}));
+    EXPECT_EQ(kiln::full({2}, std::complex<double>(1, -2)).get<std::complex<double>>(),
+              (std::vector<std::complex<double>>{{1, -2}, {1, -2}}));
+    EXPECT_EQ(kiln::full({3}, 7).dtype(), kiln::int32);
+    EXPECT_EQ(kiln::arange(5).get<std::int64_t>(), (std::vector<std::int64_t>{0, 1, 2, 3, 4}));
+    EXPECT_EQ(kiln::arange(std::int64_t{10}, 0, -3).get<std::int64_t>(),
+              (std::vector<std::int64_t>{10, 7, 4, 1}));
+    EXPECT_EQ(kiln::arange(0.0, 1.0, 0.25).get<double>(),
+              (std::vector<double>{0.0, 0.25, 0.5, 0.75}));
+    EXPECT_EQ(kiln::linspace(0.0, 1.0, 5).get<double>(),
+              (std::vector<double>{0.0, 0.25, 0.5, 0.75, 1.0}));
+    EXPECT_EQ(kiln::linspace(0.0, 1.0, 4, false).get<double>(),
+              (std::vector<double>{0.0, 0.25, 0.5, 0.75}));
+    // NumPy rounds integer linspace down: np.linspace(0, 10, 4, dtype=int) == [0, 3, 6, 10].
+    EXPECT_EQ(kiln::linspace(0.0, 10.0, 4, true, kiln::int32).get<std::int32_t>(),
+              (std::vector<std::int32_t>{0, 3, 6, 10}));
+
+    ndarray a = kiln::zeros({3, 4}, kiln::uint8);
+    a[{Slice{}, 1}].fill(9);
+    EXPECT_EQ(a.get<std::uint8_t>(),
+              (std::vector<std::uint8_t>{0, 9, 0, 0, 0, 9, 0, 0, 0, 9, 0, 0}));
+    EXPECT_EQ(kiln::zeros_like(a).dtype(), kiln::uint8);
+    EXPECT_EQ(kiln::full_like(a, 2.5, kiln::float16).get<kiln::half>()[0].bits,
+              kiln::half(2.5F).bits);
+    EXPECT_EQ(kiln::empty({0, 3}).size(), 0);
+    EXPECT_TRUE(kiln::empty({0, 3}).get<double>().empty());
+}
+
+TEST(Array, BadInputIsAClearError) {
+    KILN_REQUIRE_DEVICE();
+    EXPECT_THROW((void)kiln::empty({2, -3}), kiln::ShapeError);
+    EXPECT_THROW((void)kiln::empty({1LL << 40, 1LL << 40}), kiln::ShapeError);
+    const ndarray a = kiln::arange(6);
+    EXPECT_THROW((void)a.reshape({4, 2}), kiln::ShapeError);
+    EXPECT_THROW((void)a[{6}], kiln::IndexError);
+    EXPECT_THROW((void)a.get<float>(), kiln::TypeError);
+    std::vector<std::int64_t> small(5);
+    EXPECT_THROW(a.get(std::span<std::int64_t>(small)), kiln::ShapeError);
+    ndarray u = kiln::zeros({2}, kiln::uint8);
+    try {
+        u.fill(300);
+        ADD_FAILURE() << "expected kiln::TypeError";
+    } catch (const kiln::TypeError& e) {
+        EXPECT_NE(std::string(e.what()).find("300 is out of range for uint8"), std::string::npos)
+            << e.what();
+    }
+    EXPECT_THROW((void)kiln::arange(0.0, 1.0, 0.0), kiln::Error);
+}
+
+TEST(Array, ExternalMemoryWithAndWithoutADeleter) {
+    KILN_REQUIRE_DEVICE();
+    const ndarray owner = kiln::arange(4);
+    {
+        const ndarray view = kiln::from_pointer(owner.data(), {2, 2}, kiln::int64);
+        EXPECT_EQ(view.get<std::int64_t>(), (std::vector<std::int64_t>{0, 1, 2, 3}));
+        const ndarray column = kiln::from_pointer(owner.data(), {2}, kiln::int64, kiln::Strides{16});
+        EXPECT_EQ(column.get<std::int64_t>(), (std::vector<std::int64_t>{0, 2}));
+    }
+    int deleted = 0;
+    {
+        const ndarray owned = kiln::from_pointer(owner.data(), {4}, kiln::int64, std::nullopt,
+                                                 [&deleted](void*) { ++deleted; });
+        const ndarray alias = owned[{Slice{1}}];
+        EXPECT_EQ(deleted, 0);
+    }
+    EXPECT_EQ(deleted, 1);
+    EXPECT_THROW((void)kiln::from_pointer(owner.data(), {2, 2}, kiln::int64, kiln::Strides{8}),
+                 kiln::ShapeError);
+}
+
+TEST(Array, DlpackRoundTripSharesMemory) {
+    KILN_REQUIRE_DEVICE();
+    const ndarray a = kiln::arange(12).reshape({3, 4}).transpose();
+    DLManagedTensor* tensor = kiln::to_dlpack(a);
+    EXPECT_EQ(tensor->dl_tensor.device.device_type, kiln::test::is_cuda ? kDLCUDA : kDLROCM);
+    EXPECT_EQ(tensor->dl_tensor.strides[0], 1);
+    EXPECT_EQ(tensor->dl_tensor.strides[1], 4);
+    const ndarray b = kiln::from_dlpack(tensor);
+    EXPECT_EQ(b.data(), a.data());
+    EXPECT_EQ(b.shape(), a.shape());
+    EXPECT_EQ(b.strides(), a.strides());
+    EXPECT_EQ(b.get<std::int64_t>(), a.get<std::int64_t>());
+
+    DLManagedTensor host{};
+    std::int64_t shape[] = {1};
+    host.dl_tensor.device = {kDLCPU, 0};
+    host.dl_tensor.ndim = 1;
+    host.dl_tensor.shape = shape;
+    host.dl_tensor.dtype = {kDLFloat, 32, 1};
+    EXPECT_THROW((void)kiln::from_dlpack(&host), kiln::Error);
+}
+
+}  // namespace

@@ -10,6 +10,7 @@ packages=(
     libgtest-dev                      # tests
     libtrilinos-kokkos-dev            # CPU references
     libamdhip64-dev libamd-comgr-dev  # the HIP backend (HIP runtime, HIPRTC, comgr)
+    libdlpack-dev                     # DLPack exchange
     patchelf                          # ci/gpu.sh
     clang-format clang-tidy           # ci/test.sh checks formatting and lints
 )

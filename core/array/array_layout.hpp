@@ -13,8 +13,8 @@ namespace kiln::detail {
 
 // A view of a's memory with another layout.
 [[nodiscard]] inline ndarray with_layout(const ndarray& a, Layout layout) {
-    return {a.memory(),         a.dtype(),     std::move(layout.shape), std::move(layout.strides),
-            layout.offset,      a.device()};
+    return {a.memory(),    a.dtype(), std::move(layout.shape), std::move(layout.strides),
+            layout.offset, a.device()};
 }
 
 }  // namespace kiln::detail

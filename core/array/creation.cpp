@@ -15,8 +15,12 @@ ndarray empty(const Shape& shape, DType dtype) {
     auto layout = detail::c_contiguous(shape, itemsize(dtype), "empty");
     const auto bytes = static_cast<std::size_t>(layout.size()) * itemsize(dtype);
     const int device = detail::backend().current_device();
-    return {detail::allocate_array_memory(bytes), dtype, std::move(layout.shape),
-            std::move(layout.strides), 0, device};
+    return {detail::allocate_array_memory(bytes),
+            dtype,
+            std::move(layout.shape),
+            std::move(layout.strides),
+            0,
+            device};
 }
 
 ndarray zeros(const Shape& shape, DType dtype) {
@@ -27,7 +31,9 @@ ndarray zeros(const Shape& shape, DType dtype) {
     return a;
 }
 
-ndarray ones(const Shape& shape, DType dtype) { return full(shape, 1, dtype); }
+ndarray ones(const Shape& shape, DType dtype) {
+    return full(shape, 1, dtype);
+}
 
 ndarray full(const Shape& shape, const Scalar& value, std::optional<DType> dtype) {
     ndarray a = empty(shape, dtype.value_or(value.dtype()));
@@ -63,7 +69,9 @@ void require_exact(double value, const char* function) {
 
 }  // namespace
 
-ndarray arange(std::int64_t stop) { return arange(std::int64_t{0}, stop, 1, int64); }
+ndarray arange(std::int64_t stop) {
+    return arange(std::int64_t{0}, stop, 1, int64);
+}
 
 ndarray arange(std::int64_t start, std::int64_t stop, std::int64_t step, DType dtype) {
     if (step == 0) {
@@ -86,8 +94,7 @@ ndarray arange(double start, double stop, double step, DType dtype) {
                     std::to_string(start) + ", " + std::to_string(stop) + ", " +
                     std::to_string(step) + ")");
     }
-    const auto count =
-        static_cast<std::int64_t>(std::max(0.0, std::ceil((stop - start) / step)));
+    const auto count = static_cast<std::int64_t>(std::max(0.0, std::ceil((stop - start) / step)));
     ndarray a = empty({count}, dtype);
     detail::arange_elements(a.data(), dtype, count, start, step, current_stream());
     return a;
@@ -113,9 +120,9 @@ ndarray from_pointer(void* data, const Shape& shape, DType dtype, std::optional<
         }
         layout.strides = *strides;
     }
-    std::shared_ptr<void> memory =
-        deleter ? std::shared_ptr<void>(data, std::move(deleter))
-                : std::shared_ptr<void>(data, [](void* /*not owned*/) {});
+    std::shared_ptr<void> memory = deleter
+                                       ? std::shared_ptr<void>(data, std::move(deleter))
+                                       : std::shared_ptr<void>(data, [](void* /*not owned*/) {});
     const int id = Device(device.value_or(detail::backend().current_device())).id();
     return {std::move(memory), dtype, std::move(layout.shape), std::move(layout.strides), 0, id};
 }

@@ -39,7 +39,9 @@ constexpr std::array<Encoding, 14> encodings{{
     {DType::complex128, {kDLComplex, 128, 1}},
 }};
 
-DLDeviceType device_type(BackendKind kind) { return kind == BackendKind::cuda ? kDLCUDA : kDLROCM; }
+DLDeviceType device_type(BackendKind kind) {
+    return kind == BackendKind::cuda ? kDLCUDA : kDLROCM;
+}
 
 // What an exported tensor owns: the array (keeping its memory alive) and the shape and strides
 // DLPack points to.

@@ -21,7 +21,9 @@ ndarray::ndarray(std::shared_ptr<void> memory, DType dtype, Shape shape, Strides
       size_(detail::checked_size(shape_, kiln::itemsize(dtype))),
       device_(device) {}
 
-void* ndarray::data() const noexcept { return static_cast<std::byte*>(memory_.get()) + offset_; }
+void* ndarray::data() const noexcept {
+    return static_cast<std::byte*>(memory_.get()) + offset_;
+}
 
 bool ndarray::c_contiguous() const {
     return detail::is_c_contiguous(detail::layout_of(*this), itemsize());
@@ -58,7 +60,9 @@ ndarray ndarray::squeeze(const std::optional<std::vector<std::int64_t>>& axes) c
     return detail::with_layout(*this, detail::squeeze(detail::layout_of(*this), axes));
 }
 
-ndarray ndarray::copy() const { return astype(dtype_, true); }
+ndarray ndarray::copy() const {
+    return astype(dtype_, true);
+}
 
 ndarray ndarray::astype(DType dtype, bool copy) const {
     if (dtype == dtype_ && !copy) {

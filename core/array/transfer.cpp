@@ -21,8 +21,8 @@ void check_buffer(const char* function, const ndarray& a, std::size_t count, DTy
                         std::string(name(type)));
     }
     if (count != static_cast<std::size_t>(a.size())) {
-        throw ShapeError(std::string("kiln: ") + function + ": the array " +
-                         to_string(a.shape()) + " has " + std::to_string(a.size()) +
+        throw ShapeError(std::string("kiln: ") + function + ": the array " + to_string(a.shape()) +
+                         " has " + std::to_string(a.size()) +
                          " elements but the host buffer holds " + std::to_string(count));
     }
 }

@@ -4,10 +4,17 @@
 #include <kiln/backend.hpp>
 #include <kiln/config.hpp>
 #include <kiln/device.hpp>
+#include <kiln/dlpack.hpp>
 #include <kiln/dtype.hpp>
 #include <kiln/error.hpp>
 #include <kiln/event.hpp>
 #include <kiln/graph.hpp>
+#include <kiln/memory_pool.hpp>
+#include <kiln/memory_resource.hpp>
+#include <kiln/ndarray.hpp>
+#include <kiln/pool_resource.hpp>
+#include <kiln/resource_adaptors.hpp>
+#include <kiln/scalar.hpp>
 #include <kiln/shape.hpp>
 #include <kiln/stream.hpp>
 #include <kiln/stream_view.hpp>

@@ -9,6 +9,7 @@
 #include <kiln/shape.hpp>
 #include <kiln/stream.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -17,6 +18,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace kiln {
@@ -67,9 +69,16 @@ public:
     // be the array's element type (TypeError otherwise), and `out` must hold size() elements.
     template <class T>
     [[nodiscard]] std::vector<T> get() const {
-        std::vector<T> out(static_cast<std::size_t>(size_));
-        get(std::span<T>(out));
-        return out;
+        const auto count = static_cast<std::size_t>(size_);
+        if constexpr (std::is_same_v<T, bool>) {  // std::vector<bool> has no contiguous storage
+            const auto buffer = std::make_unique<bool[]>(count);
+            get(std::span<bool>(buffer.get(), count));
+            return std::vector<bool>(buffer.get(), buffer.get() + count);
+        } else {
+            std::vector<T> out(count);
+            get(std::span<T>(out));
+            return out;
+        }
     }
     template <class T>
     void get(std::span<T> out) const {
@@ -98,8 +107,7 @@ public:
     [[nodiscard]] std::int64_t offset() const noexcept { return offset_; }
 
 private:
-    void to_host(void* out, std::size_t count, DType type,
-                 std::optional<StreamView> stream) const;
+    void to_host(void* out, std::size_t count, DType type, std::optional<StreamView> stream) const;
     void from_host(const void* values, std::size_t count, DType type,
                    std::optional<StreamView> stream);
 
@@ -129,8 +137,7 @@ private:
 [[nodiscard]] ndarray arange(std::int64_t stop);
 [[nodiscard]] ndarray arange(std::int64_t start, std::int64_t stop, std::int64_t step = 1,
                              DType dtype = int64);
-[[nodiscard]] ndarray arange(double start, double stop, double step = 1.0,
-                             DType dtype = float64);
+[[nodiscard]] ndarray arange(double start, double stop, double step = 1.0, DType dtype = float64);
 [[nodiscard]] ndarray linspace(double start, double stop, std::int64_t num = 50,
                                bool endpoint = true, DType dtype = float64);
 
@@ -138,8 +145,7 @@ private:
 // asynchronously on `stream` through pinned staging.
 template <class T>
 [[nodiscard]] ndarray array(std::span<const T> values, std::optional<Shape> shape = std::nullopt) {
-    ndarray a = empty(shape.value_or(Shape{static_cast<std::int64_t>(values.size())}),
-                      dtype_of<T>);
+    ndarray a = empty(shape.value_or(Shape{static_cast<std::int64_t>(values.size())}), dtype_of<T>);
     a.set(values);
     return a;
 }
@@ -152,7 +158,13 @@ template <class T>
 template <class T>
 [[nodiscard]] ndarray array(const std::vector<T>& values,
                             std::optional<Shape> shape = std::nullopt) {
-    return array(std::span<const T>(values), std::move(shape));
+    if constexpr (std::is_same_v<T, bool>) {  // std::vector<bool> has no contiguous storage
+        const auto buffer = std::make_unique<bool[]>(values.size());
+        std::copy(values.begin(), values.end(), buffer.get());
+        return array(std::span<const bool>(buffer.get(), values.size()), std::move(shape));
+    } else {
+        return array(std::span<const T>(values), std::move(shape));
+    }
 }
 
 // Views of existing arrays.

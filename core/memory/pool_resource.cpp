@@ -1,0 +1,505 @@
+#include <kiln/error.hpp>
+#include <kiln/pool_resource.hpp>
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <deque>
+#include <limits>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace kiln {
+
+namespace {
+
+// The largest request that can be rounded up to a multiple of the granularity.
+constexpr std::size_t max_request =
+    std::numeric_limits<std::size_t>::max() / PoolResource::granularity * PoolResource::granularity;
+
+constexpr std::size_t round_up(std::size_t bytes) noexcept {
+    return (bytes + PoolResource::granularity - 1) / PoolResource::granularity *
+           PoolResource::granularity;
+}
+
+std::string describe(const void* ptr) {
+    std::ostringstream text;
+    text << ptr;
+    return text.str();
+}
+
+struct Block;
+
+// A free block as its stream's free set orders it: by size, then address, so that the first entry
+// not smaller than a request is the best fit.
+struct FreeEntry {
+    std::size_t size = 0;
+    std::uintptr_t address = 0;
+    Block* block = nullptr;
+};
+
+struct BestFitOrder {
+    bool operator()(const FreeEntry& a, const FreeEntry& b) const noexcept {
+        return std::tie(a.size, a.address) < std::tie(b.size, b.address);
+    }
+};
+
+using FreeSet = std::set<FreeEntry, BestFitOrder>;
+
+// The free blocks last freed on one stream.
+struct StreamFree {
+    explicit StreamFree(StreamView freed_on) : stream(freed_on) {}
+    StreamView stream;
+    FreeSet blocks;
+};
+
+enum class BlockState : std::uint8_t { spare, free, used };
+
+// A piece of a chunk. A chunk's blocks tile it and are linked in address order. Merging keeps the
+// lower block, so a chunk's first block stays its first block while the pool holds the chunk.
+struct Block {
+    std::byte* address = nullptr;
+    std::size_t size = 0;       // a multiple of the granularity
+    std::size_t requested = 0;  // while used: the bytes the caller asked for
+    StreamView stream;          // while free: the stream it was freed on; while used: allocated on
+    BlockState state = BlockState::spare;
+    Block* prev = nullptr;  // the address neighbours in the same chunk
+    Block* next = nullptr;
+    Block* link = nullptr;         // the chain of the in-use table, or of the spare blocks
+    StreamFree* owner = nullptr;   // while free: the free set holding it
+    FreeSet::iterator position{};  // while free: its entry there
+    // This block's set node, kept here while the block is not free, so that allocating and
+    // freeing move nodes between sets and never allocate one.
+    FreeSet::node_type node;
+};
+
+// A set node made ahead of need, for a new Block to carry.
+FreeSet::node_type make_node() {
+    FreeSet scratch;
+    scratch.emplace();
+    return scratch.extract(scratch.begin());
+}
+
+// The blocks handed out, by address: a chained hash table threaded through Block::link, so that
+// inserting and erasing never allocate; only reserve_one grows it.
+class InUseTable {
+public:
+    // Makes room for one more block; the only member that can throw.
+    void reserve_one() {
+        if (count_ < buckets_.size()) {
+            return;
+        }
+        const std::size_t size = std::max<std::size_t>(64, buckets_.size() * 2);
+        std::vector<Block*> grown(size, nullptr);
+        const int shift = 64 - std::countr_zero(size);
+        for (Block* head : buckets_) {
+            while (head != nullptr) {
+                Block* following = head->link;
+                Block*& slot = grown[index(head->address, shift)];
+                head->link = slot;
+                slot = head;
+                head = following;
+            }
+        }
+        buckets_.swap(grown);
+        shift_ = shift;
+    }
+
+    void insert(Block* block) noexcept {
+        Block*& slot = buckets_[index(block->address, shift_)];
+        block->link = slot;
+        slot = block;
+        ++count_;
+    }
+
+    [[nodiscard]] Block* find(const void* ptr) const noexcept {
+        if (buckets_.empty()) {
+            return nullptr;
+        }
+        for (Block* block = buckets_[index(ptr, shift_)]; block != nullptr; block = block->link) {
+            if (block->address == ptr) {
+                return block;
+            }
+        }
+        return nullptr;
+    }
+
+    void erase(const Block* block) noexcept {
+        Block** slot = &buckets_[index(block->address, shift_)];
+        while (*slot != block) {
+            slot = &(*slot)->link;
+        }
+        *slot = block->link;
+        --count_;
+    }
+
+private:
+    // Fibonacci hashing: the top bits of address * 2^64/phi, which mixes in the high address
+    // bits; the low ones are zero for aligned chunks.
+    static std::size_t index(const void* ptr, int shift) noexcept {
+        const auto address = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(ptr));
+        return static_cast<std::size_t>((address * 0x9E3779B97F4A7C15ULL) >> shift);
+    }
+
+    std::vector<Block*> buckets_;
+    std::size_t count_ = 0;
+    int shift_ = 64;
+};
+
+}  // namespace
+
+// Every member runs with `mutex` held. The functions that change the structures first do all
+// that can throw (growing tables, getting Blocks, make_wait, the upstream), then change them
+// without throwing, so a failure leaves the pool as it was.
+struct PoolResource::State {
+    State(MemoryResource& upstream_resource, StreamOrder& stream_order)
+        : upstream(upstream_resource), order(stream_order) {}
+
+    MemoryResource& upstream;
+    StreamOrder& order;
+    mutable std::mutex mutex;
+    std::size_t used_bytes = 0;
+    std::size_t total_bytes = 0;
+    std::size_t n_free_blocks = 0;
+    std::deque<Block> blocks;  // every Block made; a deque keeps their addresses
+    Block* spare = nullptr;    // the Blocks not in use, chained through link
+    InUseTable in_use;
+    // One per stream that has had a block freed on it; free_chunks drops the empty ones.
+    std::vector<std::unique_ptr<StreamFree>> free_lists;
+
+    void* allocate(std::size_t bytes, StreamView stream);
+    void deallocate(void* ptr, std::size_t bytes, StreamView stream);
+    void free_chunks(std::optional<StreamView> stream);
+    void release_everything() noexcept;
+
+private:
+    Block* take_cached(std::size_t rounded, StreamView stream);
+    void* split_and_hand_out(Block* block, std::size_t rounded, std::size_t bytes,
+                             StreamView stream);
+    Block* new_chunk(std::size_t rounded, StreamView stream);
+    void* allocate_chunk(std::size_t rounded, StreamView stream);
+    void* hand_out(Block* block, std::size_t bytes, StreamView stream) noexcept;
+
+    StreamFree* find_list(StreamView stream) const noexcept;
+    StreamFree& list_for(StreamView stream);
+    void release_if_free(Block* first, std::optional<StreamView> stream);
+    static bool freed_earlier_on(const Block* first, const Block* block) noexcept;
+    Block* acquire_block();
+    void release_block(Block* block) noexcept;
+    void mark_free(Block* block, StreamFree& list) noexcept;
+    void unmark_free(Block* block) noexcept;
+    void absorb(Block* front, Block* back) noexcept;
+};
+
+void* PoolResource::State::allocate(std::size_t bytes, StreamView stream) {
+    const std::scoped_lock lock(mutex);
+    if (bytes > max_request) {
+        throw OutOfMemory(bytes, total_bytes, max_request);
+    }
+    const std::size_t rounded = round_up(bytes);
+    if (Block* block = take_cached(rounded, stream)) {
+        return split_and_hand_out(block, rounded, bytes, stream);
+    }
+    return hand_out(new_chunk(rounded, stream), bytes, stream);
+}
+
+// The best fit among `stream`'s own free blocks, else among the other streams' after making
+// `stream` wait on the stream that freed it; nullptr when none fits.
+Block* PoolResource::State::take_cached(std::size_t rounded, StreamView stream) {
+    const FreeEntry wanted{rounded, 0, nullptr};
+    StreamFree* own = find_list(stream);
+    if (own != nullptr) {
+        if (auto fit = own->blocks.lower_bound(wanted); fit != own->blocks.end()) {
+            return fit->block;
+        }
+    }
+    const FreeEntry* best = nullptr;
+    for (const auto& list : free_lists) {
+        if (list.get() == own) {
+            continue;
+        }
+        auto fit = list->blocks.lower_bound(wanted);
+        if (fit != list->blocks.end() && (best == nullptr || BestFitOrder{}(*fit, *best))) {
+            best = &*fit;
+        }
+    }
+    if (best == nullptr) {
+        return nullptr;
+    }
+    order.make_wait(stream, best->block->stream);
+    return best->block;
+}
+
+void* PoolResource::State::split_and_hand_out(Block* block, std::size_t rounded, std::size_t bytes,
+                                              StreamView stream) {
+    in_use.reserve_one();
+    Block* rest = block->size > rounded ? acquire_block() : nullptr;
+    StreamFree& list = *block->owner;
+    unmark_free(block);
+    if (rest != nullptr) {
+        rest->address = block->address + rounded;
+        rest->size = block->size - rounded;
+        rest->prev = block;
+        rest->next = block->next;
+        if (block->next != nullptr) {
+            block->next->prev = rest;
+        }
+        block->next = rest;
+        block->size = rounded;
+        mark_free(rest, list);
+    }
+    return hand_out(block, bytes, stream);
+}
+
+Block* PoolResource::State::new_chunk(std::size_t rounded, StreamView stream) {
+    in_use.reserve_one();
+    Block* block = acquire_block();
+    try {
+        block->address = static_cast<std::byte*>(allocate_chunk(rounded, stream));
+    } catch (...) {
+        release_block(block);
+        throw;
+    }
+    block->size = rounded;
+    block->prev = nullptr;
+    block->next = nullptr;
+    total_bytes += rounded;
+    return block;
+}
+
+// Asks the upstream; when it is out of memory, returns the entirely free chunks and asks again.
+void* PoolResource::State::allocate_chunk(std::size_t rounded, StreamView stream) {
+    try {
+        return upstream.allocate(rounded, stream);
+    } catch (const OutOfMemory&) {
+        free_chunks(std::nullopt);
+    }
+    try {
+        return upstream.allocate(rounded, stream);
+    } catch (const OutOfMemory& e) {
+        throw OutOfMemory(rounded, total_bytes, e.limit());
+    }
+}
+
+void* PoolResource::State::hand_out(Block* block, std::size_t bytes, StreamView stream) noexcept {
+    block->state = BlockState::used;
+    block->requested = bytes;
+    block->stream = stream;
+    in_use.insert(block);
+    used_bytes += block->size;
+    return block->address;
+}
+
+void PoolResource::State::deallocate(void* ptr, std::size_t bytes, StreamView stream) {
+    const std::scoped_lock lock(mutex);
+    Block* block = in_use.find(ptr);
+    if (block == nullptr) {
+        throw Error("kiln: PoolResource::deallocate: pointer " + describe(ptr) +
+                    " was not allocated by this pool, or was already freed");
+    }
+    if (bytes != block->requested) {
+        throw Error("kiln: PoolResource::deallocate: pointer " + describe(ptr) +
+                    " was allocated with " + std::to_string(block->requested) +
+                    " bytes, but is freed with " + std::to_string(bytes) + " bytes");
+    }
+    StreamFree& list = list_for(stream);
+    in_use.erase(block);
+    used_bytes -= block->size;
+    if (Block* prev = block->prev;
+        prev != nullptr && prev->state == BlockState::free && prev->owner == &list) {
+        unmark_free(prev);
+        absorb(prev, block);
+        block = prev;
+    }
+    if (Block* next = block->next;
+        next != nullptr && next->state == BlockState::free && next->owner == &list) {
+        unmark_free(next);
+        absorb(block, next);
+    }
+    mark_free(block, list);
+}
+
+// Returns the chunks whose blocks are all free: of every stream, or only those freed on `stream`.
+void PoolResource::State::free_chunks(std::optional<StreamView> stream) {
+    std::vector<Block*> firsts;
+    for (const auto& list : free_lists) {
+        if (!stream || list->stream == *stream) {
+            for (const FreeEntry& entry : list->blocks) {
+                if (entry.block->prev == nullptr) {
+                    firsts.push_back(entry.block);
+                }
+            }
+        }
+    }
+    for (Block* first : firsts) {
+        release_if_free(first, stream);
+    }
+    std::erase_if(free_lists, [](const auto& list) { return list->blocks.empty(); });
+}
+
+// A chunk's blocks can be free on several streams, since blocks of different streams never
+// merge. The chunk goes back on its first block's stream, made to wait on the others first.
+void PoolResource::State::release_if_free(Block* first, std::optional<StreamView> stream) {
+    std::size_t chunk_bytes = 0;
+    for (const Block* block = first; block != nullptr; block = block->next) {
+        if (block->state != BlockState::free || (stream && block->stream != *stream)) {
+            return;
+        }
+        chunk_bytes += block->size;
+    }
+    for (const Block* block = first->next; block != nullptr; block = block->next) {
+        if (!freed_earlier_on(first, block)) {
+            order.make_wait(first->stream, block->stream);
+        }
+    }
+    upstream.deallocate(first->address, chunk_bytes, first->stream);
+    total_bytes -= chunk_bytes;
+    for (Block* block = first; block != nullptr;) {
+        Block* following = block->next;
+        unmark_free(block);
+        release_block(block);
+        block = following;
+    }
+}
+
+// Whether a block before `block` in its chunk, from `first` on, was freed on `block`'s stream.
+bool PoolResource::State::freed_earlier_on(const Block* first, const Block* block) noexcept {
+    for (const Block* earlier = first; earlier != block; earlier = earlier->next) {
+        if (earlier->stream == block->stream) {
+            return true;
+        }
+    }
+    return false;
+}
+
+void PoolResource::State::release_everything() noexcept {
+    for (Block& first : blocks) {
+        if (first.state == BlockState::spare || first.prev != nullptr) {
+            continue;
+        }
+        std::size_t chunk_bytes = 0;
+        for (const Block* block = &first; block != nullptr; block = block->next) {
+            chunk_bytes += block->size;
+        }
+        try {
+            upstream.deallocate(first.address, chunk_bytes, first.stream);
+        } catch (...) {  // NOLINT(bugprone-empty-catch): a destructor has nowhere to report it
+        }
+    }
+}
+
+StreamFree* PoolResource::State::find_list(StreamView stream) const noexcept {
+    for (const auto& list : free_lists) {
+        if (list->stream == stream) {
+            return list.get();
+        }
+    }
+    return nullptr;
+}
+
+StreamFree& PoolResource::State::list_for(StreamView stream) {
+    if (StreamFree* list = find_list(stream)) {
+        return *list;
+    }
+    return *free_lists.emplace_back(std::make_unique<StreamFree>(stream));
+}
+
+Block* PoolResource::State::acquire_block() {
+    if (spare != nullptr) {
+        Block* block = spare;
+        spare = block->link;
+        return block;
+    }
+    FreeSet::node_type node = make_node();
+    Block& block = blocks.emplace_back();
+    block.node = std::move(node);
+    return &block;
+}
+
+void PoolResource::State::release_block(Block* block) noexcept {
+    block->state = BlockState::spare;
+    block->link = spare;
+    spare = block;
+}
+
+void PoolResource::State::mark_free(Block* block, StreamFree& list) noexcept {
+    block->node.value() =
+        FreeEntry{block->size, reinterpret_cast<std::uintptr_t>(block->address), block};
+    block->position = list.blocks.insert(std::move(block->node)).position;
+    block->owner = &list;
+    block->stream = list.stream;
+    block->state = BlockState::free;
+    ++n_free_blocks;
+}
+
+void PoolResource::State::unmark_free(Block* block) noexcept {
+    block->node = block->owner->blocks.extract(block->position);
+    block->owner = nullptr;
+    --n_free_blocks;
+}
+
+// `back` follows `front` in their chunk; `front` takes its bytes and `back` becomes spare.
+void PoolResource::State::absorb(Block* front, Block* back) noexcept {
+    front->size += back->size;
+    front->next = back->next;
+    if (back->next != nullptr) {
+        back->next->prev = front;
+    }
+    release_block(back);
+}
+
+PoolResource::PoolResource(MemoryResource& upstream, StreamOrder& order)
+    : state_(std::make_unique<State>(upstream, order)) {}
+
+PoolResource::~PoolResource() {
+    state_->release_everything();
+}
+
+MemoryResource& PoolResource::upstream() const noexcept {
+    return state_->upstream;
+}
+
+std::size_t PoolResource::used_bytes() const {
+    const std::scoped_lock lock(state_->mutex);
+    return state_->used_bytes;
+}
+
+std::size_t PoolResource::total_bytes() const {
+    const std::scoped_lock lock(state_->mutex);
+    return state_->total_bytes;
+}
+
+std::size_t PoolResource::free_bytes() const {
+    const std::scoped_lock lock(state_->mutex);
+    return state_->total_bytes - state_->used_bytes;
+}
+
+std::size_t PoolResource::n_free_blocks() const {
+    const std::scoped_lock lock(state_->mutex);
+    return state_->n_free_blocks;
+}
+
+void PoolResource::free_all_blocks() {
+    const std::scoped_lock lock(state_->mutex);
+    state_->free_chunks(std::nullopt);
+}
+
+void PoolResource::free_all_blocks(StreamView stream) {
+    const std::scoped_lock lock(state_->mutex);
+    state_->free_chunks(stream);
+}
+
+void* PoolResource::do_allocate(std::size_t bytes, StreamView stream) {
+    return state_->allocate(bytes, stream);
+}
+
+void PoolResource::do_deallocate(void* ptr, std::size_t bytes, StreamView stream) {
+    state_->deallocate(ptr, bytes, stream);
+}
+
+}  // namespace kiln

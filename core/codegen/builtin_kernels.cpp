@@ -96,58 +96,77 @@ std::string conversion(DType from, DType to) {
     if (to == DType::bool_) {
         return from_complex ? "(s.re != 0 || s.im != 0)" : "(s != 0)";
     }
+    // static_cast, not T(x): a functional cast cannot name "long long" or "signed char".
+    const std::string cast = "static_cast<" + target + ">";
     if (from_complex) {
-        return kind(to) == 'c' ? target + "(s)" : target + "(s.re)";
+        return kind(to) == 'c' ? cast + "(s)" : cast + "(s.re)";
     }
     if (from == DType::float16) {
-        return target + "(float(s))";
+        return cast + "(float(s))";
     }
-    return kind(to) == 'c' ? target + "(s)" : "static_cast<" + target + ">(s)";
+    return cast + "(s)";
 }
 
 }  // namespace
 
+std::string copy_source(DType from, DType to) {
+    return std::string(device_prelude()) + std::string(dims_source) +
+           "extern \"C\" __global__ void kiln_copy(char* dst, const char* src, long long n, "
+           "kiln_dims d) {\n"
+           "    KILN_FOR_EACH_INDEX(n) {\n"
+           "        long long to, from;\n"
+           "        kiln_offsets(d, i, to, from);\n"
+           "        const " +
+           type_of(from) + " s = *reinterpret_cast<const " + type_of(from) +
+           "*>(src + from);\n"
+           "        *reinterpret_cast<" +
+           type_of(to) + "*>(dst + to) = " + conversion(from, to) + ";\n    }\n}\n";
+}
+
+std::string fill_source(std::size_t item_bytes) {
+    const std::string size = std::to_string(item_bytes);
+    return std::string(device_prelude()) + std::string(dims_source) + "struct alignas(" + size +
+           ") kiln_word { unsigned char b[" + size +
+           "]; };\n"
+           "extern \"C\" __global__ void kiln_fill(char* dst, long long n, kiln_dims d, "
+           "kiln_word value) {\n"
+           "    KILN_FOR_EACH_INDEX(n) {\n"
+           "        long long to, unused;\n"
+           "        kiln_offsets(d, i, to, unused);\n"
+           "        *reinterpret_cast<kiln_word*>(dst + to) = value;\n"
+           "    }\n}\n";
+}
+
+std::string range_source(DType dtype) {
+    const std::string type = type_of(dtype);
+    const bool integral = kind(dtype) == 'i' || kind(dtype) == 'u';
+    return std::string(device_prelude()) + std::string(dims_source) +
+           "extern \"C\" __global__ void kiln_range(" + type +
+           "* out, long long n, double start, double step, double last, int set_last) {\n"
+           "    KILN_FOR_EACH_INDEX(n) {\n"
+           "        const double v = (set_last && i == n - 1) ? last : start + i * step;\n"
+           "        out[i] = static_cast<" +
+           type + ">(" + (integral ? "floor(v)" : "v") + ");\n    }\n}\n";
+}
+
 void copy_elements(std::span<const std::int64_t> shape, const StridedElements& dst,
                    const StridedElements& src, StreamView stream) {
     Dims dims = make_dims(shape, dst.strides, src.strides);
-    const std::string source =
-        std::string(device_prelude()) + std::string(dims_source) +
-        "extern \"C\" __global__ void kiln_copy(char* dst, const char* "
-        "src, long long n, kiln_dims d) {\n"
-        "    KILN_FOR_EACH_INDEX(n) {\n"
-        "        long long to, from;\n"
-        "        kiln_offsets(d, i, to, from);\n"
-        "        const " +
-        type_of(src.dtype) + " s = *reinterpret_cast<const " + type_of(src.dtype) +
-        "*>(src + from);\n"
-        "        *reinterpret_cast<" +
-        type_of(dst.dtype) + "*>(dst + to) = " + conversion(src.dtype, dst.dtype) + ";\n    }\n}\n";
     long long count = element_count(shape);
     void* dst_ptr = dst.data;
     void* src_ptr = src.data;
     void* args[] = {&dst_ptr, &src_ptr, &count, &dims};
-    launch(source, "kiln_copy", count, stream, args);
+    launch(copy_source(src.dtype, dst.dtype), "kiln_copy", count, stream, args);
 }
 
 void fill_elements(std::span<const std::int64_t> shape, const StridedElements& dst,
                    const Scalar& value, StreamView stream) {
     Dims dims = make_dims(shape, dst.strides, dst.strides);
-    const std::string size = std::to_string(itemsize(dst.dtype));
-    const std::string source = std::string(device_prelude()) + std::string(dims_source) +
-                               "struct alignas(" + size + ") kiln_word { unsigned char b[" + size +
-                               "]; };\n"
-                               "extern \"C\" __global__ void kiln_fill(char* dst, long long n, "
-                               "kiln_dims d, kiln_word value) {\n"
-                               "    KILN_FOR_EACH_INDEX(n) {\n"
-                               "        long long to, unused;\n"
-                               "        kiln_offsets(d, i, to, unused);\n"
-                               "        *reinterpret_cast<kiln_word*>(dst + to) = value;\n"
-                               "    }\n}\n";
     auto bytes = value.bytes_as(dst.dtype);
     long long count = element_count(shape);
     void* dst_ptr = dst.data;
     void* args[] = {&dst_ptr, &count, &dims, bytes.data()};
-    launch(source, "kiln_fill", count, stream, args);
+    launch(fill_source(itemsize(dst.dtype)), "kiln_fill", count, stream, args);
 }
 
 namespace {
@@ -159,23 +178,13 @@ void require_real(DType dtype, const char* function) {
     }
 }
 
-// out[i] = VALUE(i) for a real dtype; integer dtypes round the double value down.
+// out[i] = start + i * step (`last` for the final element when set_last) for a real dtype;
+// integer dtypes round down, as NumPy's linspace does.
 void generate(void* out, DType dtype, long long count, double start, double step, double last,
               bool set_last, StreamView stream) {
-    const std::string type = type_of(dtype);
-    const bool integral = kind(dtype) == 'i' || kind(dtype) == 'u';
-    const std::string value = integral ? "floor(v)" : "v";
-    const std::string source =
-        std::string(device_prelude()) + std::string(dims_source) +
-        "extern \"C\" __global__ void kiln_range(" + type +
-        "* out, long long n, double start, double step, double last, int set_last) {\n"
-        "    KILN_FOR_EACH_INDEX(n) {\n"
-        "        const double v = (set_last && i == n - 1) ? last : start + i * step;\n"
-        "        out[i] = " +
-        type + "(" + value + ");\n    }\n}\n";
     int set = set_last ? 1 : 0;
     void* args[] = {&out, &count, &start, &step, &last, &set};
-    launch(source, "kiln_range", count, stream, args);
+    launch(range_source(dtype), "kiln_range", count, stream, args);
 }
 
 }  // namespace

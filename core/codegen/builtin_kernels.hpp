@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 
 namespace kiln::detail {
 
@@ -21,6 +22,11 @@ struct StridedElements {
 
 // The most axes a built-in kernel handles (NumPy 1.x's limit).
 inline constexpr std::size_t max_builtin_ndim = 32;
+
+// The generated sources, one per variant (exposed so that tests compile every one).
+[[nodiscard]] std::string copy_source(DType from, DType to);
+[[nodiscard]] std::string fill_source(std::size_t item_bytes);
+[[nodiscard]] std::string range_source(DType dtype);
 
 // dst[index] = src[index] converted to dst's dtype, for every index of `shape`.
 void copy_elements(std::span<const std::int64_t> shape, const StridedElements& dst,

@@ -32,7 +32,7 @@ for test in "$here"/tests/*; do
     total=0 failed=0 skipped=0
     if [ -f "$xml" ]; then
         total=$(grep -o -m1 '<testsuites tests="[0-9]*"' "$xml" | grep -o '[0-9]*')
-        failed=$(grep -c '<failure' "$xml")
+        failed=$(grep -o -m1 '<testsuites tests="[0-9]*" failures="[0-9]*"' "$xml" | grep -o '[0-9]*$')
         skipped=$(grep -c 'result="skipped"' "$xml")
     fi
     if [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ]; then

@@ -17,7 +17,7 @@ rm -rf "$out"
 mkdir -p "$out/bin" "$out/tests" "$out/lib"
 cp -a "$build"/libkiln.so* "$out/lib/"
 find "$build/tests" -maxdepth 1 -type f -name 'kiln-*-tests*' -perm -u+x -exec cp {} "$out/tests/" \;
-cp "$build/bench/kiln-demo" "$out/bin/"
+find "$build/bench" -maxdepth 1 -type f -name 'kiln-*' -perm -u+x -exec cp {} "$out/bin/" \;
 
 # Bundle every shared library the binaries need except the C/C++ runtime and CUDA's own
 # (the GPU machine's driver and toolkit provide those).

@@ -81,6 +81,16 @@ To convert(const From& v) {
     }
 }
 
+template <class To, class From>
+bool negative_to_unsigned(const From& v) {
+    if constexpr (std::is_unsigned_v<To> && !std::is_same_v<To, bool> &&
+                  (std::is_floating_point_v<From> || std::is_same_v<From, kiln::half>)) {
+        return static_cast<double>(v) < 0.0;
+    } else {
+        return false;
+    }
+}
+
 template <class T>
 bool same(const T& a, const T& b) {
     if constexpr (std::is_same_v<T, kiln::half>) {
@@ -207,11 +217,17 @@ TEST(Array, AstypeBetweenEveryPairOfDtypes) {
                             (
                                 [&] {
                                     using To = decltype(to);
+                                    const auto got =
+                                        a.astype(kiln::dtype_of<To>).template get<To>();
                                     std::vector<To> want;
-                                    for (const auto& v : host) {
-                                        want.push_back(convert<To>(v));
+                                    for (std::size_t i = 0; i < host.size(); ++i) {
+                                        // A negative float to an unsigned type is undefined in
+                                        // C++ and NumPy alike; such elements are not compared.
+                                        want.push_back(negative_to_unsigned<To>(host[i])
+                                                           ? got[i]
+                                                           : convert<To>(host[i]));
                                     }
-                                    expect_equal(a.astype(kiln::dtype_of<To>).template get<To>(), want,
+                                    expect_equal(got, want,
                                                  kiln::name(kiln::dtype_of<From>).data());
                                 }(),
                                 ...);

@@ -2,12 +2,11 @@
 #include "../backend.hpp"
 #include "../codegen/builtin_kernels.hpp"
 #include "../profiling.hpp"
-#include "array_memory.hpp"
+#include "staged_copy.hpp"
 
 #include <kiln/device.hpp>
 #include <kiln/ndarray.hpp>
 
-#include <cstring>
 #include <string>
 
 namespace kiln {
@@ -40,9 +39,11 @@ void ndarray::to_host(void* out, std::size_t count, DType type,
     const StreamView on = stream.value_or(current_stream());
     const StreamGuard current(on);
     const ndarray source = c_contiguous() ? *this : copy();
-    detail::backend().copy_async(out, source.data(), nbytes(), on.native());
-    if (!stream) {
-        synchronize(on);
+    if (stream) {
+        // Into the caller's buffer directly: truly asynchronous when that buffer is pinned.
+        detail::backend().copy_async(out, source.data(), nbytes(), on.native());
+    } else {
+        detail::staged_download(out, source.data(), nbytes(), on);
     }
 }
 
@@ -57,15 +58,7 @@ void ndarray::from_host(const void* values, std::size_t count, DType type,
     const StreamView on = stream.value_or(current_stream());
     const StreamGuard current(on);
     const ndarray target = c_contiguous() ? *this : empty(shape_, dtype_);
-    auto& gpu = detail::backend();
-    if (stream) {
-        void* staging = detail::acquire_staging(nbytes());
-        std::memcpy(staging, values, nbytes());
-        gpu.copy_async(target.data(), staging, nbytes(), on.native());
-        detail::release_staging_after(staging, nbytes(), on);
-    } else {
-        gpu.copy_async(target.data(), values, nbytes(), on.native());
-    }
+    detail::staged_upload(target.data(), values, nbytes(), on);
     if (!c_contiguous()) {
         detail::copy_elements(shape_, {data(), dtype_, strides_},
                               {target.data(), dtype_, target.strides()}, on);

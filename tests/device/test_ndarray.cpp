@@ -8,6 +8,7 @@
 #include <dlpack/dlpack.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <complex>
 #include <cstdint>
 #include <memory>
@@ -136,6 +137,28 @@ TEST(Array, EveryDtypeRoundTripsSynchronouslyAndAsynchronously) {
                 ...);
         },
         Elements{});
+}
+
+// Past 16 MiB transfers go in chunks copied by several host threads; every byte must arrive.
+TEST(Array, LargeTransfersRoundTripThroughTheChunkedPath) {
+    KILN_REQUIRE_DEVICE();
+    const std::size_t n = 10'000'019;  // not a multiple of the chunk or the thread shares
+    std::vector<float> host(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        host[i] = static_cast<float>(i % 65536) * 0.5F;
+    }
+    ndarray a = kiln::empty({static_cast<std::int64_t>(n)}, kiln::float32);
+    a.set(std::span<const float>(host));
+    EXPECT_EQ(a.get<float>(), host);
+
+    kiln::Stream stream;
+    std::vector<float> reversed(host.rbegin(), host.rend());
+    a.set(std::span<const float>(reversed), stream);
+    std::fill(reversed.begin(), reversed.end(), -1.0F);  // the caller may reuse it at once
+    std::vector<float> back(n);
+    stream.synchronize();
+    a.get(std::span<float>(back));
+    EXPECT_TRUE(std::equal(back.begin(), back.end(), host.rbegin()));
 }
 
 // a.transpose / slices of a 3-d array against the same index arithmetic on the host.

@@ -1,0 +1,143 @@
+#include "staged_copy.hpp"
+
+#include "../backend.hpp"
+#include "array_memory.hpp"
+
+#include <kiln/event.hpp>
+#include <kiln/memory_pool.hpp>
+
+#include <algorithm>
+#include <barrier>
+#include <cstring>
+#include <exception>
+#include <thread>
+#include <vector>
+
+namespace kiln::detail {
+
+namespace {
+
+constexpr std::size_t chunk_bytes = std::size_t{8} << 20;
+// Below this one thread copies: starting threads would cost more than it saves.
+constexpr std::size_t threaded_bytes = std::size_t{16} << 20;
+
+struct Range {
+    std::size_t begin;
+    std::size_t end;
+};
+
+// Chunk k of a transfer of `bytes`.
+Range chunk(std::size_t bytes, std::size_t k) {
+    return {k * chunk_bytes, std::min(bytes, (k + 1) * chunk_bytes)};
+}
+
+// Worker w's share of a range, in cache-line multiples.
+Range share(Range range, unsigned w, unsigned workers) {
+    const std::size_t per = ((range.end - range.begin) / workers + 63) / 64 * 64;
+    const std::size_t begin = std::min(range.end, range.begin + w * per);
+    return {begin, w + 1 == workers ? range.end : std::min(range.end, begin + per)};
+}
+
+unsigned worker_count(std::size_t bytes) {
+    if (bytes < threaded_bytes) {
+        return 1;
+    }
+    return std::clamp(std::thread::hardware_concurrency() / 2, 1U, 8U);
+}
+
+// Runs body(w) on `workers` threads (the calling thread being one of them).
+template <class Body>
+void on_workers(unsigned workers, Body body) {
+    std::vector<std::jthread> threads;
+    threads.reserve(workers - 1);
+    for (unsigned w = 1; w < workers; ++w) {
+        threads.emplace_back([&body, w] { body(w); });
+    }
+    body(0);
+}
+
+}  // namespace
+
+void staged_upload(void* device, const void* host, std::size_t bytes, StreamView stream) {
+    if (bytes == 0) {
+        return;
+    }
+    auto* staging = static_cast<std::byte*>(acquire_staging(bytes));
+    const auto* source = static_cast<const std::byte*>(host);
+    auto* target = static_cast<std::byte*>(device);
+    const std::size_t chunks = (bytes + chunk_bytes - 1) / chunk_bytes;
+    const unsigned workers = worker_count(bytes);
+
+    // Once every worker has copied chunk k into staging, the last to arrive queues its DMA.
+    std::exception_ptr failure;
+    std::size_t next = 0;
+    auto queue_next = [&]() noexcept {
+        const Range r = chunk(bytes, next++);
+        if (failure) {
+            return;
+        }
+        try {
+            backend().copy_async(target + r.begin, staging + r.begin, r.end - r.begin,
+                                 stream.native());
+        } catch (...) {
+            failure = std::current_exception();
+        }
+    };
+    std::barrier chunk_done(static_cast<std::ptrdiff_t>(workers), queue_next);
+    on_workers(workers, [&](unsigned w) {
+        for (std::size_t k = 0; k < chunks; ++k) {
+            const Range r = share(chunk(bytes, k), w, workers);
+            std::memcpy(staging + r.begin, source + r.begin, r.end - r.begin);
+            chunk_done.arrive_and_wait();
+        }
+    });
+    release_staging_after(staging, bytes, stream);
+    if (failure) {
+        std::rethrow_exception(failure);
+    }
+}
+
+void staged_download(void* host, const void* device, std::size_t bytes, StreamView stream) {
+    if (bytes == 0) {
+        return;
+    }
+    auto* staging = static_cast<std::byte*>(acquire_staging(bytes));
+    const auto* source = static_cast<const std::byte*>(device);
+    auto* target = static_cast<std::byte*>(host);
+    const std::size_t chunks = (bytes + chunk_bytes - 1) / chunk_bytes;
+    std::vector<Event> arrived;
+    arrived.reserve(chunks);
+    try {
+        for (std::size_t k = 0; k < chunks; ++k) {
+            const Range r = chunk(bytes, k);
+            backend().copy_async(staging + r.begin, source + r.begin, r.end - r.begin,
+                                 stream.native());
+            arrived.emplace_back(EventFlags{.disable_timing = true}).record(stream);
+        }
+    } catch (...) {
+        release_staging_after(staging, bytes, stream);
+        throw;
+    }
+    // Each worker copies its share of chunk k out as soon as chunk k has arrived.
+    const unsigned workers = worker_count(bytes);
+    std::vector<std::exception_ptr> failures(workers);
+    on_workers(workers, [&](unsigned w) {
+        try {
+            for (std::size_t k = 0; k < chunks; ++k) {
+                arrived[k].synchronize();
+                const Range r = share(chunk(bytes, k), w, workers);
+                std::memcpy(target + r.begin, staging + r.begin, r.end - r.begin);
+            }
+        } catch (...) {
+            failures[w] = std::current_exception();
+        }
+    });
+    release_staging_after(staging, bytes, stream);
+    for (const auto& failure : failures) {
+        if (failure) {
+            std::rethrow_exception(failure);
+        }
+    }
+}
+
+}  // namespace kiln::detail

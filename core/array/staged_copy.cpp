@@ -7,7 +7,7 @@
 #include <kiln/memory_pool.hpp>
 
 #include <algorithm>
-#include <barrier>
+#include <atomic>
 #include <cstring>
 #include <exception>
 #include <thread>
@@ -45,15 +45,28 @@ unsigned worker_count(std::size_t bytes) {
     return std::clamp(std::thread::hardware_concurrency() / 2, 1U, 8U);
 }
 
-// Runs body(w) on `workers` threads (the calling thread being one of them).
+// Runs body(w) on `workers` threads (the calling thread being one of them), each with the
+// calling thread's current device.
 template <class Body>
 void on_workers(unsigned workers, Body body) {
+    const int device = backend().current_device();
     std::vector<std::jthread> threads;
     threads.reserve(workers - 1);
     for (unsigned w = 1; w < workers; ++w) {
-        threads.emplace_back([&body, w] { body(w); });
+        threads.emplace_back([&body, w, device] {
+            backend().set_device(device);
+            body(w);
+        });
     }
     body(0);
+}
+
+void rethrow_first(const std::vector<std::exception_ptr>& failures) {
+    for (const auto& failure : failures) {
+        if (failure) {
+            std::rethrow_exception(failure);
+        }
+    }
 }
 
 }  // namespace
@@ -68,33 +81,30 @@ void staged_upload(void* device, const void* host, std::size_t bytes, StreamView
     const std::size_t chunks = (bytes + chunk_bytes - 1) / chunk_bytes;
     const unsigned workers = worker_count(bytes);
 
-    // Once every worker has copied chunk k into staging, the last to arrive queues its DMA.
-    std::exception_ptr failure;
-    std::size_t next = 0;
-    auto queue_next = [&]() noexcept {
-        const Range r = chunk(bytes, next++);
-        if (failure) {
-            return;
-        }
-        try {
-            backend().copy_async(target + r.begin, staging + r.begin, r.end - r.begin,
-                                 stream.native());
-        } catch (...) {
-            failure = std::current_exception();
-        }
-    };
-    std::barrier chunk_done(static_cast<std::ptrdiff_t>(workers), queue_next);
+    // The last worker to finish its share of chunk k queues that chunk's DMA; no worker waits
+    // for another, so the host copies of later chunks overlap it.
+    std::vector<std::atomic<unsigned>> remaining(chunks);
+    for (auto& count : remaining) {
+        count.store(workers, std::memory_order_relaxed);
+    }
+    std::vector<std::exception_ptr> failures(workers);
     on_workers(workers, [&](unsigned w) {
-        for (std::size_t k = 0; k < chunks; ++k) {
-            const Range r = share(chunk(bytes, k), w, workers);
-            std::memcpy(staging + r.begin, source + r.begin, r.end - r.begin);
-            chunk_done.arrive_and_wait();
+        try {
+            for (std::size_t k = 0; k < chunks; ++k) {
+                const Range mine = share(chunk(bytes, k), w, workers);
+                std::memcpy(staging + mine.begin, source + mine.begin, mine.end - mine.begin);
+                if (remaining[k].fetch_sub(1, std::memory_order_acq_rel) == 1) {
+                    const Range r = chunk(bytes, k);
+                    backend().copy_async(target + r.begin, staging + r.begin, r.end - r.begin,
+                                         stream.native());
+                }
+            }
+        } catch (...) {
+            failures[w] = std::current_exception();
         }
     });
     release_staging_after(staging, bytes, stream);
-    if (failure) {
-        std::rethrow_exception(failure);
-    }
+    rethrow_first(failures);
 }
 
 void staged_download(void* host, const void* device, std::size_t bytes, StreamView stream) {
@@ -133,11 +143,7 @@ void staged_download(void* host, const void* device, std::size_t bytes, StreamVi
         }
     });
     release_staging_after(staging, bytes, stream);
-    for (const auto& failure : failures) {
-        if (failure) {
-            std::rethrow_exception(failure);
-        }
-    }
+    rethrow_first(failures);
 }
 
 }  // namespace kiln::detail

@@ -45,23 +45,30 @@ unsigned worker_count(std::size_t bytes) {
     return std::clamp(std::thread::hardware_concurrency() / 2, 1U, 8U);
 }
 
-// Runs body(w) on `workers` threads (the calling thread being one of them), each with the
-// calling thread's current device.
+// Runs body(w) for each w < workers, on as many threads (the caller being one), each on the
+// caller's current device. Rethrows the first exception a worker threw, once all have finished.
 template <class Body>
 void on_workers(unsigned workers, Body body) {
     const int device = backend().current_device();
-    std::vector<std::jthread> threads;
-    threads.reserve(workers - 1);
-    for (unsigned w = 1; w < workers; ++w) {
-        threads.emplace_back([&body, w, device] {
-            backend().set_device(device);
+    std::vector<std::exception_ptr> failures(workers);
+    auto run = [&](unsigned w) {
+        try {
+            if (w > 0) {
+                backend().set_device(device);
+            }
             body(w);
-        });
+        } catch (...) {
+            failures[w] = std::current_exception();
+        }
+    };
+    {
+        std::vector<std::jthread> threads;
+        threads.reserve(workers - 1);
+        for (unsigned w = 1; w < workers; ++w) {
+            threads.emplace_back(run, w);
+        }
+        run(0);
     }
-    body(0);
-}
-
-void rethrow_first(const std::vector<std::exception_ptr>& failures) {
     for (const auto& failure : failures) {
         if (failure) {
             std::rethrow_exception(failure);
@@ -87,9 +94,8 @@ void staged_upload(void* device, const void* host, std::size_t bytes, StreamView
     for (auto& count : remaining) {
         count.store(workers, std::memory_order_relaxed);
     }
-    std::vector<std::exception_ptr> failures(workers);
-    on_workers(workers, [&](unsigned w) {
-        try {
+    try {
+        on_workers(workers, [&](unsigned w) {
             for (std::size_t k = 0; k < chunks; ++k) {
                 const Range mine = share(chunk(bytes, k), w, workers);
                 std::memcpy(staging + mine.begin, source + mine.begin, mine.end - mine.begin);
@@ -99,12 +105,12 @@ void staged_upload(void* device, const void* host, std::size_t bytes, StreamView
                                          stream.native());
                 }
             }
-        } catch (...) {
-            failures[w] = std::current_exception();
-        }
-    });
+        });
+    } catch (...) {
+        release_staging_after(staging, bytes, stream);
+        throw;
+    }
     release_staging_after(staging, bytes, stream);
-    rethrow_first(failures);
 }
 
 void staged_download(void* host, const void* device, std::size_t bytes, StreamView stream) {
@@ -130,20 +136,19 @@ void staged_download(void* host, const void* device, std::size_t bytes, StreamVi
     }
     // Each worker copies its share of chunk k out as soon as chunk k has arrived.
     const unsigned workers = worker_count(bytes);
-    std::vector<std::exception_ptr> failures(workers);
-    on_workers(workers, [&](unsigned w) {
-        try {
+    try {
+        on_workers(workers, [&](unsigned w) {
             for (std::size_t k = 0; k < chunks; ++k) {
                 arrived[k].synchronize();
                 const Range r = share(chunk(bytes, k), w, workers);
                 std::memcpy(target + r.begin, staging + r.begin, r.end - r.begin);
             }
-        } catch (...) {
-            failures[w] = std::current_exception();
-        }
-    });
+        });
+    } catch (...) {
+        release_staging_after(staging, bytes, stream);
+        throw;
+    }
     release_staging_after(staging, bytes, stream);
-    rethrow_first(failures);
 }
 
 }  // namespace kiln::detail

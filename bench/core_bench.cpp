@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdio>
 #include <functional>
+#include <string_view>
 #include <vector>
 
 namespace {
@@ -35,23 +36,6 @@ double host_seconds(const std::function<void()>& fn, int repeats, int warmup) {
     return median(times);
 }
 
-// Median seconds of `repeats` runs of fn after warm-up, timed with device events on `stream`.
-double device_seconds(const std::function<void()>& fn, kiln::StreamView stream, int repeats) {
-    fn();
-    kiln::synchronize(stream);
-    std::vector<double> times;
-    for (int i = 0; i < repeats; ++i) {
-        kiln::Event start;
-        kiln::Event end;
-        start.record(stream);
-        fn();
-        end.record(stream);
-        end.synchronize();
-        times.push_back(kiln::elapsed_time(start, end) / 1e3);
-    }
-    return median(times);
-}
-
 void pool_pairs() {
     kiln::MemoryPool& pool = kiln::get_default_memory_pool();
     const kiln::StreamView stream = kiln::current_stream();
@@ -69,6 +53,13 @@ void pool_pairs() {
     }
 }
 
+// A way of moving `bytes`, and the seconds one run of it took.
+struct CopyPath {
+    const char* name;
+    std::function<double()> run_once;
+    std::vector<double> seconds;
+};
+
 void copies() {
     auto& gpu = kiln::detail::backend();
     constexpr std::size_t bytes = std::size_t{256} << 20;
@@ -78,47 +69,71 @@ void copies() {
     std::vector<float> pageable(count, 1.0F);
     auto* pinned = static_cast<float*>(gpu.allocate_pinned(bytes));
     std::fill(pinned, pinned + count, 1.0F);
-    auto gbps = [](double seconds) { return static_cast<double>(bytes) / seconds / 1e9; };
-    constexpr int repeats = 20;
 
-    const double plain_h2d = device_seconds(
-        [&] { gpu.copy_async(device.data(), pinned, bytes, stream.view().native()); }, stream,
-        repeats);
-    const double plain_d2h = device_seconds(
-        [&] { gpu.copy_async(pinned, device.data(), bytes, stream.view().native()); }, stream,
-        repeats);
-    const double staged_h2d = host_seconds(
-        [&] {
-            device.set(std::span<const float>(pageable), stream);
-            stream.synchronize();
-        },
-        repeats, 2);
-    const double sync_h2d =
-        host_seconds([&] { device.set(std::span<const float>(pageable)); }, repeats, 2);
-    const double pinned_d2h = host_seconds(
-        [&] {
-            device.get(std::span<float>(pinned, count), stream);
-            stream.synchronize();
-        },
-        repeats, 2);
-    const double sync_d2h =
-        host_seconds([&] { device.get(std::span<float>(pageable)); }, repeats, 2);
+    auto events = [&](const std::function<void()>& fn) {
+        kiln::Event start;
+        kiln::Event end;
+        start.record(stream);
+        fn();
+        end.record(stream);
+        end.synchronize();
+        return kiln::elapsed_time(start, end) / 1e3;
+    };
+    auto host_clock = [](const std::function<void()>& fn) {
+        const auto start = Clock::now();
+        fn();
+        return std::chrono::duration<double>(Clock::now() - start).count();
+    };
+    const auto native = stream.view().native();
+    std::vector<CopyPath> paths = {
+        {"plain pinned cudaMemcpyAsync H2D (events)",
+         [&] { return events([&] { gpu.copy_async(device.data(), pinned, bytes, native); }); }},
+        {"set(), async, pinned staging (to sync)",
+         [&] {
+             return host_clock([&] {
+                 device.set(std::span<const float>(pageable), stream);
+                 stream.synchronize();
+             });
+         }},
+        {"set(), synchronous, pageable",
+         [&] { return host_clock([&] { device.set(std::span<const float>(pageable)); }); }},
+        {"plain pinned cudaMemcpyAsync D2H (events)",
+         [&] { return events([&] { gpu.copy_async(pinned, device.data(), bytes, native); }); }},
+        {"get(), async, into pinned (to sync)",
+         [&] {
+             return host_clock([&] {
+                 device.get(std::span<float>(pinned, count), stream);
+                 stream.synchronize();
+             });
+         }},
+        {"get(), synchronous, pageable",
+         [&] { return host_clock([&] { device.get(std::span<float>(pageable)); }); }},
+    };
+    // Interleaved, so that no path gains from running while the machine is warmer.
+    constexpr int warmup = 2;
+    constexpr int repeats = 21;
+    for (int r = 0; r < warmup + repeats; ++r) {
+        for (auto& path : paths) {
+            const double seconds = path.run_once();
+            if (r >= warmup) {
+                path.seconds.push_back(seconds);
+            }
+        }
+    }
     gpu.deallocate_pinned(pinned);
 
-    std::printf("copies  256 MiB, GB/s (median of %d)        ratio to plain pinned copy\n",
-                repeats);
-    std::printf("  plain pinned cudaMemcpyAsync H2D   %7.1f   1.00 (device events)\n",
-                gbps(plain_h2d));
-    std::printf("  set(), async, pinned staging       %7.1f   %.2f (host clock, to sync)\n",
-                gbps(staged_h2d), plain_h2d / staged_h2d);
-    std::printf("  set(), synchronous, pageable       %7.1f   %.2f (host clock)\n", gbps(sync_h2d),
-                plain_h2d / sync_h2d);
-    std::printf("  plain pinned cudaMemcpyAsync D2H   %7.1f   1.00 (device events)\n",
-                gbps(plain_d2h));
-    std::printf("  get(), async, into pinned          %7.1f   %.2f (host clock, to sync)\n",
-                gbps(pinned_d2h), plain_d2h / pinned_d2h);
-    std::printf("  get(), synchronous, pageable       %7.1f   %.2f (host clock)\n", gbps(sync_d2h),
-                plain_d2h / sync_d2h);
+    std::printf(
+        "copies  256 MiB, GB/s, median of %d interleaved runs; ratio to the plain "
+        "pinned copy in the same direction\n",
+        repeats);
+    double plain = 0.0;
+    for (auto& path : paths) {
+        const double gbps = static_cast<double>(bytes) / median(path.seconds) / 1e9;
+        if (std::string_view(path.name).starts_with("plain")) {
+            plain = gbps;
+        }
+        std::printf("  %-44s %7.1f   %.2f\n", path.name, gbps, gbps / plain);
+    }
 }
 
 }  // namespace

@@ -171,6 +171,42 @@ TEST(Stream, PerThreadDefaultStreamRunsWork) {
     EXPECT_EQ(value.value(), 3);
 }
 
+// A stream kiln did not create, seen through a StreamView.
+TEST(Stream, ExternalStreamView) {
+    KILN_REQUIRE_DEVICE();
+    auto& gpu = kiln::detail::backend();
+    void* native = gpu.create_stream(true, 0);
+    {
+        const kiln::StreamView external{native};
+        TestKernels kernels;
+        DeviceInt value;
+        kernels.store(external, value.get(), 11);
+        kiln::synchronize(external);
+        EXPECT_TRUE(kiln::done(external));
+        EXPECT_EQ(value.value(), 11);
+        const kiln::StreamGuard current(external);
+        const kiln::ndarray a = kiln::arange(3);
+        EXPECT_EQ(a.get<std::int64_t>(), (std::vector<std::int64_t>{0, 1, 2}));
+    }
+    gpu.destroy_stream(native);
+}
+
+// Handles and arrays that outlive main are destroyed while the process exits: no vendor call
+// may run then, and the process must exit cleanly.
+TEST(DeviceDeathTest, HandlesDestroyedAtExitAreQuiet) {
+    KILN_REQUIRE_DEVICE();
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    EXPECT_EXIT(
+        {
+            static kiln::Stream stream;
+            static kiln::Event event;
+            static const kiln::ndarray array = kiln::arange(1000);
+            event.record(stream);
+            std::exit(0);
+        },
+        testing::ExitedWithCode(0), "");
+}
+
 TEST(Graph, CaptureRunsNothingThenReplaysManyTimes) {
     KILN_REQUIRE_DEVICE();
     TestKernels kernels;

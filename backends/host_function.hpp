@@ -17,9 +17,9 @@ inline void run_host_function(void* data) noexcept {
     try {
         (*function)();
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "kiln: a stream host function threw: %s\n", e.what());
+        (void)std::fprintf(stderr, "kiln: a stream host function threw: %s\n", e.what());
     } catch (...) {
-        std::fprintf(stderr, "kiln: a stream host function threw a non-standard exception\n");
+        (void)std::fprintf(stderr, "kiln: a stream host function threw a non-standard exception\n");
     }
 }
 

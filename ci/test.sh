@@ -46,7 +46,7 @@ done
 
 # clang-tidy over each preset's own library sources, with that preset's compile database.
 lint_status="ok"
-declare -A lint_sources=([cpu]="core/*.cpp" [cuda]="backends/cuda/*.cpp" [rocm]="backends/hip/*.cpp")
+declare -A lint_sources=([cpu]="core/*.cpp core/*/*.cpp" [cuda]="backends/cuda/*.cpp" [rocm]="backends/hip/*.cpp")
 for preset in "${presets[@]}"; do
     [ -n "${lint_sources[$preset]:-}" ] && [ -f "build/$preset/compile_commands.json" ] || continue
     # shellcheck disable=SC2086 # the globs expand here

@@ -81,7 +81,7 @@ BackendKind parse_backend(std::string_view name) {
 
 Backend& backend() {
     // NOLINTNEXTLINE(cppcoreguidelines-avoid-non-const-global-variables): the one shared backend
-    static Backend& active = [] -> Backend& {
+    static Backend& active = []() -> Backend& {
         Backend& chosen = *choose();
         // Initialises the vendor runtime first, so that the exit watch runs before its teardown.
         (void)chosen.device_count();

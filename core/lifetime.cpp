@@ -16,7 +16,8 @@ bool process_exiting() noexcept {
 
 void watch_process_exit() {
     static std::once_flag once;
-    std::call_once(once, [] { std::atexit([] { exiting.store(true); }); });
+    // Should registration fail, handles release at exit as if there were no watch.
+    std::call_once(once, [] { (void)std::atexit([] { exiting.store(true); }); });
 }
 
 }  // namespace kiln::detail

@@ -155,8 +155,8 @@ void copy_elements(std::span<const std::int64_t> shape, const StridedElements& d
     long long count = element_count(shape);
     void* dst_ptr = dst.data;
     void* src_ptr = src.data;
-    void* args[] = {&dst_ptr, &src_ptr, &count, &dims};
-    launch(copy_source(src.dtype, dst.dtype), "kiln_copy", count, stream, args);
+    std::array<void*, 4> args{&dst_ptr, &src_ptr, &count, &dims};
+    launch(copy_source(src.dtype, dst.dtype), "kiln_copy", count, stream, args.data());
 }
 
 void fill_elements(std::span<const std::int64_t> shape, const StridedElements& dst,
@@ -165,8 +165,8 @@ void fill_elements(std::span<const std::int64_t> shape, const StridedElements& d
     auto bytes = value.bytes_as(dst.dtype);
     long long count = element_count(shape);
     void* dst_ptr = dst.data;
-    void* args[] = {&dst_ptr, &count, &dims, bytes.data()};
-    launch(fill_source(itemsize(dst.dtype)), "kiln_fill", count, stream, args);
+    std::array<void*, 4> args{&dst_ptr, &count, &dims, bytes.data()};
+    launch(fill_source(itemsize(dst.dtype)), "kiln_fill", count, stream, args.data());
 }
 
 namespace {
@@ -183,8 +183,8 @@ void require_real(DType dtype, const char* function) {
 void generate(void* out, DType dtype, long long count, double start, double step, double last,
               bool set_last, StreamView stream) {
     int set = set_last ? 1 : 0;
-    void* args[] = {&out, &count, &start, &step, &last, &set};
-    launch(range_source(dtype), "kiln_range", count, stream, args);
+    std::array<void*, 6> args{&out, &count, &start, &step, &last, &set};
+    launch(range_source(dtype), "kiln_range", count, stream, args.data());
 }
 
 }  // namespace

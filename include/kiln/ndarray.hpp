@@ -71,6 +71,7 @@ public:
     [[nodiscard]] std::vector<T> get() const {
         const auto count = static_cast<std::size_t>(size_);
         if constexpr (std::is_same_v<T, bool>) {  // std::vector<bool> has no contiguous storage
+            // NOLINTNEXTLINE(*-avoid-c-arrays): a plain bool buffer stands in for the vector
             const auto buffer = std::make_unique<bool[]>(count);
             get(std::span<bool>(buffer.get(), count));
             return std::vector<bool>(buffer.get(), buffer.get() + count);
@@ -144,7 +145,8 @@ private:
 // A new array holding `values` (shape: (values.size(),) unless given), copied synchronously, or
 // asynchronously on `stream` through pinned staging.
 template <class T>
-[[nodiscard]] ndarray array(std::span<const T> values, std::optional<Shape> shape = std::nullopt) {
+[[nodiscard]] ndarray array(std::span<const T> values,
+                            const std::optional<Shape>& shape = std::nullopt) {
     ndarray a = empty(shape.value_or(Shape{static_cast<std::int64_t>(values.size())}), dtype_of<T>);
     a.set(values);
     return a;
@@ -157,13 +159,14 @@ template <class T>
 }
 template <class T>
 [[nodiscard]] ndarray array(const std::vector<T>& values,
-                            std::optional<Shape> shape = std::nullopt) {
+                            const std::optional<Shape>& shape = std::nullopt) {
     if constexpr (std::is_same_v<T, bool>) {  // std::vector<bool> has no contiguous storage
+        // NOLINTNEXTLINE(*-avoid-c-arrays): a plain bool buffer stands in for the vector
         const auto buffer = std::make_unique<bool[]>(values.size());
         std::copy(values.begin(), values.end(), buffer.get());
-        return array(std::span<const bool>(buffer.get(), values.size()), std::move(shape));
+        return array(std::span<const bool>(buffer.get(), values.size()), shape);
     } else {
-        return array(std::span<const T>(values), std::move(shape));
+        return array(std::span<const T>(values), shape);
     }
 }
 

@@ -30,6 +30,8 @@ ldd "$out"/tests/* "$out"/bin/* "$out"/lib/libkiln.so | awk '$2 == "=>" && $3 ~ 
         esac
     done
 
+# Debug sections are dropped to keep the folder small; symbols stay, so reports name functions.
+strip --strip-debug "$out"/tests/* "$out"/bin/* "$out"/lib/*.so*
 patchelf --set-rpath '$ORIGIN/../lib' "$out"/tests/* "$out"/bin/*
 for lib in "$out"/lib/*.so*; do
     [ -L "$lib" ] || patchelf --set-rpath '$ORIGIN' "$lib"

@@ -236,11 +236,13 @@ TEST(Device, GuardRestoresTheCurrentDevice) {
     EXPECT_EQ(kiln::Device::current(), before);
 }
 
-TEST(Device, StreamsAndPropertiesArePerDevice) {
+TEST(Device, StreamsPoolsAndArraysArePerDevice) {
     KILN_REQUIRE_DEVICE();
     if (kiln::device_count() < 2) {
         GTEST_SKIP() << "one " << kiln::test::backend_name << " device visible; needs two";
     }
+    const kiln::ndarray on_first = kiln::arange(4);
+    kiln::MemoryPool* first_pool = &kiln::get_default_memory_pool();
     const kiln::DeviceGuard guard(kiln::Device(1));
     kiln::Stream stream;
     EXPECT_EQ(stream.device(), 1);
@@ -250,6 +252,15 @@ TEST(Device, StreamsAndPropertiesArePerDevice) {
         const kiln::DeviceGuard other(kiln::Device(0));
         EXPECT_EQ(kiln::current_stream(), kiln::null_stream()) << "current stream is per device";
     }
+    EXPECT_NE(&kiln::get_default_memory_pool(), first_pool) << "pools are per device";
+    // Built-in kernels are compiled and loaded for each device they run on.
+    const kiln::ndarray on_second = kiln::arange(5).astype(kiln::float32);
+    EXPECT_EQ(on_second.device(), 1);
+    EXPECT_EQ(on_second.get<float>(), (std::vector<float>{0, 1, 2, 3, 4}));
+    EXPECT_GT(kiln::get_default_memory_pool().used_bytes(), 0U);
+    // An array keeps working from another device's context.
+    EXPECT_EQ(on_first.astype(kiln::int32).get<std::int32_t>(),
+              (std::vector<std::int32_t>{0, 1, 2, 3}));
 }
 
 // An illegal address in a kernel surfaces at the next synchronizing call as a BackendError. The

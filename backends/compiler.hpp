@@ -20,6 +20,15 @@ std::vector<std::string> supported_targets() {
     return Rtc::supported_targets();
 }
 
+template <class Rtc>
+std::string compiler_version() {
+    int major = 0;
+    int minor = 0;
+    call<Rtc>(Rtc::version, &major, &minor);
+    return std::string(Rtc::compiler_name) + " " + std::to_string(major) + "." +
+           std::to_string(minor) + Rtc::version_suffix();
+}
+
 // Rejects a target the compiler does not know before compiling: HIPRTC aborts the whole
 // process on one.
 template <class Rtc>
@@ -56,6 +65,9 @@ CompiledBinary compile(const CompileRequest& request, const std::string& target)
         argv.push_back(option.c_str());
     }
 
+    for (const auto& expression : request.name_expressions) {
+        call<Rtc>(Rtc::add_name_expression, program, expression.c_str());
+    }
     const auto rc = Rtc::compile_program(program, static_cast<int>(argv.size()), argv.data());
     std::size_t log_size = 0;
     call<Rtc>(Rtc::get_log_size, program, &log_size);
@@ -77,6 +89,11 @@ CompiledBinary compile(const CompileRequest& request, const std::string& target)
     call<Rtc>(Rtc::get_code_size, program, &size);
     CompiledBinary binary{std::vector<char>(size), target, std::move(log)};
     call<Rtc>(Rtc::get_code, program, binary.image.data());
+    for (const auto& expression : request.name_expressions) {
+        const char* lowered = nullptr;
+        call<Rtc>(Rtc::get_lowered_name, program, expression.c_str(), &lowered);
+        binary.lowered_names.emplace_back(expression, lowered);
+    }
     return binary;
 }
 

@@ -181,6 +181,9 @@ public:
     [[nodiscard]] std::vector<std::string> supported_targets() override {
         return detail::supported_targets<typename Api::Rtc>();
     }
+    [[nodiscard]] std::string compiler_version() override {
+        return detail::compiler_version<typename Api::Rtc>();
+    }
 
     [[nodiscard]] CompiledBinary compile(const CompileRequest& request) override {
         std::string target = request.target;
@@ -205,6 +208,43 @@ public:
     }
     void launch(NativeFunction function, const LaunchConfig& config, void** args) override {
         call<Api>(Api::launch, static_cast<typename Api::function_t>(function), config, args);
+    }
+    void launch_cooperative(NativeFunction function, const LaunchConfig& config,
+                            void** args) override {
+        if constexpr (Api::supports_cooperative_launch) {
+            call<Api>(Api::launch_cooperative, static_cast<typename Api::function_t>(function),
+                      config, args);
+        } else {
+            throw Error(std::string("kiln: cooperative launch of run-time compiled kernels is not "
+                                    "supported by this ") +
+                        std::string(to_string(Api::kind)) + " runtime");
+        }
+    }
+    [[nodiscard]] FunctionAttributes function_attributes(NativeFunction function) override {
+        FunctionAttributes attributes;
+        call<Api>(Api::function_attributes, &attributes,
+                  static_cast<typename Api::function_t>(function));
+        return attributes;
+    }
+    void set_function_attribute(NativeFunction function, FunctionAttribute attribute,
+                                int value) override {
+        call<Api>(Api::set_function_attribute, static_cast<typename Api::function_t>(function),
+                  attribute, value);
+    }
+    [[nodiscard]] int max_active_blocks_per_multiprocessor(NativeFunction function, int block_size,
+                                                           std::size_t shared_mem) override {
+        int blocks = 0;
+        call<Api>(Api::occupancy, &blocks, static_cast<typename Api::function_t>(function),
+                  block_size, shared_mem);
+        return blocks;
+    }
+    [[nodiscard]] std::pair<void*, std::size_t> get_global(NativeModule module,
+                                                           const char* name) override {
+        void* address = nullptr;
+        std::size_t bytes = 0;
+        call<Api>(Api::get_global, &address, &bytes, static_cast<typename Api::module_t>(module),
+                  name);
+        return {address, bytes};
     }
 
 private:

@@ -39,6 +39,8 @@ struct CompileRequest {
     std::string_view kernel;  // for messages and the program's file name
     std::vector<std::string> options;
     std::string target;  // "sm_90", "gfx90a", ...; empty means the current device's
+    // Template instantiations and overloads to look up by expression ("f<float>").
+    std::vector<std::string> name_expressions;
 };
 
 // Stage 2: a binary for one target, ready to load.
@@ -46,7 +48,23 @@ struct CompiledBinary {
     std::vector<char> image;
     std::string target;
     std::string log;  // warnings; empty when the compiler said nothing
+    // name expression -> the lowered (mangled) name to look the function up by
+    std::vector<std::pair<std::string, std::string>> lowered_names;
 };
+
+// What the compiler made of one kernel (CuPy's RawKernel attributes).
+struct FunctionAttributes {
+    int max_threads_per_block = 0;
+    int num_regs = 0;
+    int shared_size_bytes = 0;
+    int const_size_bytes = 0;
+    int local_size_bytes = 0;
+    int ptx_version = 0;
+    int binary_version = 0;
+    int max_dynamic_shared_size_bytes = 0;
+};
+
+enum class FunctionAttribute { max_dynamic_shared_size_bytes, preferred_shared_memory_carveout };
 
 class Backend {
 public:
@@ -112,6 +130,8 @@ public:
 
     // Compiling needs no device; targets are the compiler's own list.
     [[nodiscard]] virtual std::vector<std::string> supported_targets() = 0;
+    // Names the compiler and its version, for cache keys ("NVRTC 13.0").
+    [[nodiscard]] virtual std::string compiler_version() = 0;
     [[nodiscard]] virtual CompiledBinary compile(const CompileRequest& request) = 0;
 
     // Stage 3: loading onto the current device, and launching.
@@ -119,6 +139,18 @@ public:
     virtual void unload_module(NativeModule module) = 0;
     [[nodiscard]] virtual NativeFunction get_function(NativeModule module, const char* name) = 0;
     virtual void launch(NativeFunction function, const LaunchConfig& config, void** args) = 0;
+    // All blocks resident at once, so they may synchronize with each other.
+    virtual void launch_cooperative(NativeFunction function, const LaunchConfig& config,
+                                    void** args) = 0;
+    [[nodiscard]] virtual FunctionAttributes function_attributes(NativeFunction function) = 0;
+    virtual void set_function_attribute(NativeFunction function, FunctionAttribute attribute,
+                                        int value) = 0;
+    [[nodiscard]] virtual int max_active_blocks_per_multiprocessor(NativeFunction function,
+                                                                   int block_size,
+                                                                   std::size_t shared_mem) = 0;
+    // A module's global variable: its device address and size.
+    [[nodiscard]] virtual std::pair<void*, std::size_t> get_global(NativeModule module,
+                                                                   const char* name) = 0;
 };
 
 // A compiled backend by its KILN_BACKEND name; Error naming the compiled ones otherwise.

@@ -29,6 +29,43 @@ inline cudaError_t launch_host_function(cudaStream_t stream, std::function<void(
         stream, [](void* data) { run_host_function(data); }, function);
 }
 
+inline cudaError_t launch_cooperative_kernel(cudaKernel_t kernel, const LaunchConfig& c,
+                                             void** args) {
+    return cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel),
+                                       dim3(c.grid.x, c.grid.y, c.grid.z),
+                                       dim3(c.block.x, c.block.y, c.block.z), args, c.shared_mem,
+                                       static_cast<cudaStream_t>(c.stream));
+}
+
+inline cudaError_t kernel_attributes(FunctionAttributes* out, cudaKernel_t kernel) {
+    cudaFuncAttributes a{};
+    const cudaError_t rc = cudaFuncGetAttributes(&a, reinterpret_cast<const void*>(kernel));
+    *out = {a.maxThreadsPerBlock,
+            a.numRegs,
+            static_cast<int>(a.sharedSizeBytes),
+            static_cast<int>(a.constSizeBytes),
+            static_cast<int>(a.localSizeBytes),
+            a.ptxVersion,
+            a.binaryVersion,
+            a.maxDynamicSharedSizeBytes};
+    return rc;
+}
+
+inline cudaError_t set_kernel_attribute(cudaKernel_t kernel, FunctionAttribute attribute,
+                                        int value) {
+    return cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel),
+                                attribute == FunctionAttribute::max_dynamic_shared_size_bytes
+                                    ? cudaFuncAttributeMaxDynamicSharedMemorySize
+                                    : cudaFuncAttributePreferredSharedMemoryCarveout,
+                                value);
+}
+
+inline cudaError_t kernel_occupancy(int* blocks, cudaKernel_t kernel, int block_size,
+                                    std::size_t shared_mem) {
+    return cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        blocks, reinterpret_cast<const void*>(kernel), block_size, shared_mem);
+}
+
 inline cudaError_t instantiate_graph(cudaGraphExec_t* exec, cudaGraph_t graph) {
     return cudaGraphInstantiate(exec, graph, 0);
 }
@@ -47,10 +84,14 @@ struct Nvrtc {
     KILN_ENTRY(get_code_size, nvrtcGetCUBINSize);
     KILN_ENTRY(get_code, nvrtcGetCUBIN);
     KILN_ENTRY(destroy_program, nvrtcDestroyProgram);
+    KILN_ENTRY(add_name_expression, nvrtcAddNameExpression);
+    KILN_ENTRY(get_lowered_name, nvrtcGetLoweredName);
+    KILN_ENTRY(version, nvrtcVersion);
 
     static std::vector<std::string> base_options(const std::string& target) {
         return {"-arch=" + target, "-std=c++17"};
     }
+    static std::string version_suffix() { return ""; }
 
     // "sm_90a", "sm_100f" and "compute_90" are all variants of "sm_90" / "sm_100".
     static std::string base_target(std::string target) {
@@ -149,6 +190,14 @@ struct Api {
     KILN_ENTRY(unload_module, cudaLibraryUnload);
     KILN_ENTRY(get_function, cudaLibraryGetKernel);
     static constexpr Entry<&launch_kernel> launch{"cudaLaunchKernel"};
+    static constexpr bool supports_cooperative_launch = true;
+    static constexpr Entry<&launch_cooperative_kernel> launch_cooperative{
+        "cudaLaunchCooperativeKernel"};
+    static constexpr Entry<&kernel_attributes> function_attributes{"cudaFuncGetAttributes"};
+    static constexpr Entry<&set_kernel_attribute> set_function_attribute{"cudaFuncSetAttribute"};
+    static constexpr Entry<&kernel_occupancy> occupancy{
+        "cudaOccupancyMaxActiveBlocksPerMultiprocessor"};
+    KILN_ENTRY(get_global, cudaLibraryGetGlobal);
 };
 
 }  // namespace kiln::detail::cuda

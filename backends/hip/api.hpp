@@ -31,6 +31,42 @@ inline hipError_t launch_host_function(hipStream_t stream, std::function<void()>
         stream, [](hipStream_t, hipError_t, void* data) { run_host_function(data); }, function, 0);
 }
 
+inline hipError_t function_attributes(FunctionAttributes* out, hipFunction_t function) {
+    const std::pair<int*, hipFunction_attribute> fields[] = {
+        {&out->max_threads_per_block, HIP_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK},
+        {&out->num_regs, HIP_FUNC_ATTRIBUTE_NUM_REGS},
+        {&out->shared_size_bytes, HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES},
+        {&out->const_size_bytes, HIP_FUNC_ATTRIBUTE_CONST_SIZE_BYTES},
+        {&out->local_size_bytes, HIP_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES},
+        {&out->ptx_version, HIP_FUNC_ATTRIBUTE_PTX_VERSION},
+        {&out->binary_version, HIP_FUNC_ATTRIBUTE_BINARY_VERSION},
+        {&out->max_dynamic_shared_size_bytes, HIP_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES},
+    };
+    for (const auto& [field, attribute] : fields) {
+        if (const hipError_t rc = hipFuncGetAttribute(field, attribute, function);
+            rc != hipSuccess) {
+            return rc;
+        }
+    }
+    return hipSuccess;
+}
+
+// AMD has no opt-in for dynamic shared memory (the limit is a fixed 64 KiB per block) and no
+// carveout: a value within the limit is accepted as is.
+inline hipError_t set_function_attribute(hipFunction_t /*function*/, FunctionAttribute attribute,
+                                         int value) {
+    constexpr int amd_shared_limit = 64 * 1024;
+    if (attribute == FunctionAttribute::max_dynamic_shared_size_bytes && value > amd_shared_limit) {
+        return hipErrorInvalidValue;
+    }
+    return hipSuccess;
+}
+
+inline hipError_t get_global_address(void** address, std::size_t* bytes, hipModule_t module,
+                                     const char* name) {
+    return hipModuleGetGlobal(address, bytes, module, name);
+}
+
 inline hipError_t instantiate_graph(hipGraphExec_t* exec, hipGraph_t graph) {
     return hipGraphInstantiate(exec, graph, nullptr, nullptr, 0);
 }
@@ -59,6 +95,15 @@ struct Hiprtc {
     KILN_ENTRY(get_code_size, hiprtcGetCodeSize);
     KILN_ENTRY(get_code, hiprtcGetCode);
     KILN_ENTRY(destroy_program, hiprtcDestroyProgram);
+    KILN_ENTRY(add_name_expression, hiprtcAddNameExpression);
+    KILN_ENTRY(get_lowered_name, hiprtcGetLoweredName);
+    KILN_ENTRY(version, hiprtcVersion);
+
+    // hiprtcVersion reports the compiler's own version, not HIP's: add HIP's.
+    static std::string version_suffix() {
+        return " (HIP " + std::to_string(HIP_VERSION_MAJOR) + "." +
+               std::to_string(HIP_VERSION_MINOR) + "." + std::to_string(HIP_VERSION_PATCH) + ")";
+    }
 
     // HIPRTC prepends -std=c++14; a later option wins.
     static std::vector<std::string> base_options(const std::string& target) {
@@ -164,6 +209,13 @@ struct Api {
     KILN_ENTRY(unload_module, hipModuleUnload);
     KILN_ENTRY(get_function, hipModuleGetFunction);
     static constexpr Entry<&launch_kernel> launch{"hipModuleLaunchKernel"};
+    // Cooperative launch of module functions arrives in ROCm 5.5.
+    static constexpr bool supports_cooperative_launch = false;
+    static constexpr Entry<&hip::function_attributes> function_attributes{"hipFuncGetAttribute"};
+    static constexpr Entry<&hip::set_function_attribute> set_function_attribute{
+        "hipFuncSetAttribute"};
+    KILN_ENTRY(occupancy, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor);
+    static constexpr Entry<&get_global_address> get_global{"hipModuleGetGlobal"};
 };
 
 }  // namespace kiln::detail::hip

@@ -13,6 +13,8 @@
 #include <kiln/memory_resource.hpp>
 #include <kiln/ndarray.hpp>
 #include <kiln/pool_resource.hpp>
+#include <kiln/raw_kernel.hpp>
+#include <kiln/raw_module.hpp>
 #include <kiln/resource_adaptors.hpp>
 #include <kiln/scalar.hpp>
 #include <kiln/shape.hpp>

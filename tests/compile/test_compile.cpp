@@ -5,6 +5,7 @@
 #include "tests/support/kernels.hpp"
 
 #include <kiln/error.hpp>
+#include <kiln/raw_module.hpp>
 
 #include <gtest/gtest.h>
 
@@ -59,6 +60,33 @@ TEST(Compile, ErrorCarriesTheLogTheOptionsAndTheSource) {
             return o.find(target) != std::string::npos;
         }));
     }
+}
+
+// Name expressions give lowered (mangled) names that the code object really defines.
+TEST(Compile, NameExpressionsGiveLoweredNamesInTheCodeObject) {
+    const std::string source = "template <class T> __global__ void scale(T* x, T a) { *x *= a; }\n";
+    for (const auto& target : kiln::test::compile_targets()) {
+        SCOPED_TRACE(target);
+        const auto binary = backend().compile(
+            CompileRequest{source, "scale", {}, target, {"scale<float>", "scale<double>"}});
+        ASSERT_EQ(binary.lowered_names.size(), 2U);
+        EXPECT_EQ(binary.lowered_names[0].first, "scale<float>");
+        EXPECT_NE(binary.lowered_names[0].second, binary.lowered_names[1].second);
+        const auto elf = kiln::test::read_elf(binary.image);
+        for (const auto& [expression, lowered] : binary.lowered_names) {
+            EXPECT_TRUE(has(elf.symbols, lowered)) << expression << " -> " << lowered;
+        }
+    }
+}
+
+TEST(Compile, RawModuleCompilesForAnExplicitTargetWithoutADevice) {
+    const kiln::RawModule module("extern \"C\" __global__ void k(int* x) { *x = 1; }\n");
+    for (const auto& target : kiln::test::compile_targets()) {
+        const auto elf = kiln::test::read_elf(module.compile(target));
+        EXPECT_EQ(elf.machine, kiln::test::elf_machine);
+        EXPECT_TRUE(has(elf.symbols, "k"));
+    }
+    EXPECT_THROW((void)module.compile(""), kiln::Error);
 }
 
 // HIPRTC aborts the process on a target its comgr does not know; kiln must refuse it first.

@@ -1,0 +1,132 @@
+#include "module_state.hpp"
+
+#include "../lifetime.hpp"
+
+#include <kiln/device.hpp>
+#include <kiln/error.hpp>
+
+namespace kiln::detail {
+
+ModuleState::ModuleState(Source source, std::string label)
+    : source_(std::move(source)), label_(std::move(label)) {}
+
+ModuleState::ModuleState(std::vector<char> image, std::string label)
+    : image_(std::move(image)), label_(std::move(label)) {}
+
+ModuleState::~ModuleState() {
+    if (process_exiting()) {
+        return;
+    }
+    for (std::size_t device = 0; device < devices_.size(); ++device) {
+        if (devices_[device].module == nullptr) {
+            continue;
+        }
+        try {
+            const DeviceGuard guard{Device(static_cast<int>(device))};
+            backend().unload_module(devices_[device].module);
+        } catch (...) {  // NOLINT(bugprone-empty-catch): a destructor cannot report it
+        }
+    }
+}
+
+const ModuleState::Source* ModuleState::source() const noexcept {
+    return source_ ? &*source_ : nullptr;
+}
+
+CompiledBinary ModuleState::compile(const std::string& target) const {
+    if (!source_) {
+        throw Error("kiln: " + label_ +
+                    " was loaded from a code object: there is no source to "
+                    "compile");
+    }
+    return backend().compile(
+        {source_->code, label_, source_->options, target, source_->name_expressions});
+}
+
+ModuleState::Loaded& ModuleState::loaded_locked(int device) {
+    if (devices_.size() <= static_cast<std::size_t>(device)) {
+        devices_.resize(static_cast<std::size_t>(device) + 1);
+    }
+    Loaded& loaded = devices_[static_cast<std::size_t>(device)];
+    if (loaded.module != nullptr) {
+        return loaded;
+    }
+    if (source_) {
+        CompiledBinary binary = compile("");
+        lowered_names_ = std::move(binary.lowered_names);
+        loaded.module = backend().load_module(binary.image);
+    } else {
+        loaded.module = backend().load_module(image_);
+    }
+    return loaded;
+}
+
+ModuleState::Function ModuleState::function(const std::string& name) {
+    auto& gpu = backend();
+    const int device = gpu.current_device();
+    const std::scoped_lock lock(mutex_);
+    Loaded& loaded = loaded_locked(device);
+    if (auto found = loaded.functions.find(name); found != loaded.functions.end()) {
+        return found->second;
+    }
+    Function function;
+    try {
+        function.native = gpu.get_function(loaded.module, name.c_str());
+    } catch (const BackendError& e) {
+        throw Error("kiln: " + label_ + ": the module has no kernel '" + name + "' (" + e.call() +
+                    ": " + e.text() + ")");
+    }
+    function.attributes = gpu.function_attributes(function.native);
+    loaded.functions.emplace(name, function);
+    return function;
+}
+
+void ModuleState::refresh_attributes(const std::string& name) {
+    auto& gpu = backend();
+    const int device = gpu.current_device();
+    const std::scoped_lock lock(mutex_);
+    Loaded& loaded = loaded_locked(device);
+    if (auto found = loaded.functions.find(name); found != loaded.functions.end()) {
+        found->second.attributes = gpu.function_attributes(found->second.native);
+    }
+}
+
+std::pair<void*, std::size_t> ModuleState::global(const std::string& name) {
+    auto& gpu = backend();
+    const int device = gpu.current_device();
+    const std::scoped_lock lock(mutex_);
+    Loaded& loaded = loaded_locked(device);
+    try {
+        return gpu.get_global(loaded.module, name.c_str());
+    } catch (const BackendError& e) {
+        throw Error("kiln: " + label_ + ": the module has no global '" + name + "' (" + e.call() +
+                    ": " + e.text() + ")");
+    }
+}
+
+std::string ModuleState::lowered_name(std::string_view expression) {
+    const int device = backend().current_device();
+    const std::scoped_lock lock(mutex_);
+    if (source_) {
+        (void)loaded_locked(device);  // compiling gives the lowered names
+    }
+    if (lowered_names_) {
+        for (const auto& [registered, lowered] : *lowered_names_) {
+            if (registered == expression) {
+                return lowered;
+            }
+        }
+    }
+    std::string registered;
+    if (source_) {
+        for (const auto& e : source_->name_expressions) {
+            registered += (registered.empty() ? "" : ", ") + e;
+        }
+    }
+    throw Error("kiln: " + label_ + ": name expression '" + std::string(expression) +
+                "' was not registered (registered: " +
+                (registered.empty() ? std::string("none") : registered) +
+                "); pass it in RawModule's name_expressions");
+}
+
+}  // namespace kiln::detail

@@ -1,0 +1,197 @@
+#include "../backend.hpp"
+#include "../profiling.hpp"
+#include "module_state.hpp"
+#include "signature.hpp"
+
+#include <kiln/device.hpp>
+#include <kiln/error.hpp>
+#include <kiln/raw_kernel.hpp>
+#include <kiln/stream.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <string>
+
+namespace kiln {
+
+namespace {
+
+bool is_identifier(std::string_view name) {
+    if (name.empty() || std::isdigit(static_cast<unsigned char>(name.front())) != 0) {
+        return false;
+    }
+    return std::all_of(name.begin(), name.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+    });
+}
+
+std::string describe(Dim3 d) {
+    return "(" + std::to_string(d.x) + ", " + std::to_string(d.y) + ", " + std::to_string(d.z) +
+           ")";
+}
+
+std::string describe(const KernelArg& arg) {
+    switch (arg.kind()) {
+        case KernelArg::Kind::array:
+            return "an ndarray of " + std::string(name(*arg.dtype()));
+        case KernelArg::Kind::scalar:
+            return "a scalar of " + std::string(name(*arg.dtype()));
+        case KernelArg::Kind::pointer:
+            return arg.dtype() ? "a pointer to " + std::string(name(*arg.dtype())) : "a pointer";
+    }
+    return "an argument";
+}
+
+// Checks one argument against the parameter the kernel declares; TypeError on a mismatch.
+void check_argument(const std::string& kernel, std::size_t index, const KernelArg& arg,
+                    const detail::KernelParameter& p) {
+    const std::string where = "kiln: RawKernel '" + kernel + "': argument " +
+                              std::to_string(index + 1) +
+                              (p.name.empty() ? "" : " ('" + p.name + "')") + " is " +
+                              describe(arg) + " but the kernel takes '" + p.text + "'";
+    if (p.pointer) {
+        if (arg.kind() == KernelArg::Kind::scalar) {
+            throw TypeError(where);
+        }
+        if (p.pointee && arg.dtype() && *arg.dtype() != *p.pointee) {
+            throw TypeError(where);
+        }
+    } else if (p.scalar) {
+        if (arg.kind() != KernelArg::Kind::scalar || *arg.dtype() != *p.scalar) {
+            throw TypeError(where + (arg.kind() == KernelArg::Kind::scalar
+                                         ? ": pass a value of exactly that type"
+                                         : ""));
+        }
+    }
+}
+
+}  // namespace
+
+RawKernel::RawKernel(std::string code, std::string name, std::vector<std::string> options)
+    : name_(std::move(name)), lookup_name_(name_) {
+    if (!is_identifier(name_)) {
+        throw Error("kiln: RawKernel: '" + name_ +
+                    "' is not a valid kernel name (expected a C identifier)");
+    }
+    signature_ = std::make_shared<const std::optional<std::vector<detail::KernelParameter>>>(
+        detail::kernel_signature(code, name_));
+    module_ = std::make_shared<detail::ModuleState>(
+        detail::ModuleState::Source{std::move(code), std::move(options), {}},
+        "RawKernel '" + name_ + "'");
+}
+
+RawKernel::RawKernel(std::shared_ptr<detail::ModuleState> module, std::string name,
+                     std::string lookup_name)
+    : module_(std::move(module)), name_(std::move(name)), lookup_name_(std::move(lookup_name)) {
+    const auto* source = module_->source();
+    signature_ = std::make_shared<const std::optional<std::vector<detail::KernelParameter>>>(
+        source != nullptr ? detail::kernel_signature(source->code, name_) : std::nullopt);
+}
+
+RawKernel::~RawKernel() = default;
+RawKernel::RawKernel(const RawKernel&) = default;
+RawKernel& RawKernel::operator=(const RawKernel&) = default;
+RawKernel::RawKernel(RawKernel&&) noexcept = default;
+RawKernel& RawKernel::operator=(RawKernel&&) noexcept = default;
+
+void* RawKernel::function() const {
+    return module_->function(lookup_name_).native;
+}
+
+void RawKernel::operator()(Dim3 grid, Dim3 block, std::initializer_list<KernelArg> args,
+                           const LaunchOptions& options) const {
+    (*this)(grid, block, std::span<const KernelArg>(args.begin(), args.size()), options);
+}
+
+void RawKernel::operator()(Dim3 grid, Dim3 block, std::span<const KernelArg> args,
+                           const LaunchOptions& options) const {
+    const std::string& kernel = name_;
+    if (const auto& signature = *signature_) {
+        if (args.size() != signature->size()) {
+            throw TypeError("kiln: RawKernel '" + kernel + "': takes " +
+                            std::to_string(signature->size()) + " arguments, got " +
+                            std::to_string(args.size()));
+        }
+        for (std::size_t i = 0; i < args.size(); ++i) {
+            check_argument(kernel, i, args[i], (*signature)[i]);
+        }
+    }
+    auto& gpu = detail::backend();
+    const int device = gpu.current_device();
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        if (args[i].device() && *args[i].device() != device) {
+            throw Error("kiln: RawKernel '" + kernel + "': argument " + std::to_string(i + 1) +
+                        " is an array on device " + std::to_string(*args[i].device()) +
+                        " but the kernel runs on device " + std::to_string(device));
+        }
+    }
+    if (grid.x == 0 || grid.y == 0 || grid.z == 0 || block.x == 0 || block.y == 0 || block.z == 0) {
+        throw Error("kiln: RawKernel '" + kernel + "': grid " + describe(grid) + " and block " +
+                    describe(block) + " must have no zero extent");
+    }
+    const auto function = module_->function(lookup_name_);
+    const auto& attributes = function.attributes;
+    const unsigned long long threads = static_cast<unsigned long long>(block.x) * block.y * block.z;
+    if (threads > static_cast<unsigned long long>(attributes.max_threads_per_block)) {
+        throw Error("kiln: RawKernel '" + kernel + "': block " + describe(block) + " has " +
+                    std::to_string(threads) + " threads; this kernel allows at most " +
+                    std::to_string(attributes.max_threads_per_block) + " on device " +
+                    std::to_string(device));
+    }
+    if (options.shared_mem > static_cast<std::size_t>(attributes.max_dynamic_shared_size_bytes)) {
+        throw Error("kiln: RawKernel '" + kernel + "': shared_mem of " +
+                    std::to_string(options.shared_mem) + " bytes exceeds the kernel's limit of " +
+                    std::to_string(attributes.max_dynamic_shared_size_bytes) +
+                    " bytes (raise it with set_max_dynamic_shared_size_bytes, up to the device's " +
+                    std::to_string(Device(device).properties().shared_memory_per_block_optin) +
+                    ")");
+    }
+
+    constexpr std::size_t max_arguments = 256;
+    if (args.size() > max_arguments) {
+        throw Error("kiln: RawKernel '" + kernel + "': more than 256 arguments");
+    }
+    std::array<void*, max_arguments> packed{};
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        packed.at(i) = args[i].address();
+    }
+    const StreamView stream = options.stream.value_or(current_stream());
+    detail::LaunchConfig config{
+        {grid.x, grid.y, grid.z}, {block.x, block.y, block.z}, options.shared_mem, stream.native()};
+    const detail::ProfileRange range(kernel.c_str());
+    if (options.cooperative) {
+        const int per_multiprocessor = gpu.max_active_blocks_per_multiprocessor(
+            function.native, static_cast<int>(threads), options.shared_mem);
+        const auto resident = static_cast<unsigned>(
+            per_multiprocessor * Device(device).properties().multiprocessor_count);
+        if (grid.y == 1 && grid.z == 1) {
+            config.grid.x = std::min(grid.x, std::max(resident, 1U));
+        }
+        gpu.launch_cooperative(function.native, config, packed.data());
+    } else {
+        gpu.launch(function.native, config, packed.data());
+    }
+}
+
+KernelAttributes RawKernel::attributes() const {
+    const auto& a = module_->function(lookup_name_).attributes;
+    return {a.max_threads_per_block, a.num_regs,
+            a.shared_size_bytes,     a.const_size_bytes,
+            a.local_size_bytes,      a.ptx_version,
+            a.binary_version,        a.max_dynamic_shared_size_bytes};
+}
+
+void RawKernel::set_max_dynamic_shared_size_bytes(int bytes) const {
+    detail::backend().set_function_attribute(
+        function(), detail::FunctionAttribute::max_dynamic_shared_size_bytes, bytes);
+    module_->refresh_attributes(lookup_name_);
+}
+
+void RawKernel::set_preferred_shared_memory_carveout(int percent) const {
+    detail::backend().set_function_attribute(
+        function(), detail::FunctionAttribute::preferred_shared_memory_carveout, percent);
+    module_->refresh_attributes(lookup_name_);
+}
+
+}  // namespace kiln

@@ -1,0 +1,133 @@
+// CuPy's RawKernel: a kernel written in CUDA/HIP C++, compiled at run time for the current
+// device on first use, and launched with an explicit grid and block.
+#pragma once
+
+#include <kiln/dtype.hpp>
+#include <kiln/ndarray.hpp>
+#include <kiln/stream_view.hpp>
+
+#include <array>
+#include <cstddef>
+#include <cstring>
+#include <initializer_list>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace kiln {
+
+namespace detail {
+class ModuleState;
+struct KernelParameter;
+}  // namespace detail
+
+// Grid or block extents (CuPy's tuples): Dim3{n} is (n, 1, 1).
+struct Dim3 {
+    unsigned x = 1;
+    unsigned y = 1;
+    unsigned z = 1;
+};
+
+// One kernel argument: an array (its data pointer), a scalar kept in its exact C++ type (a double
+// stays a double: pass 1.5F for a float parameter), or a raw device pointer.
+class KernelArg {
+public:
+    enum class Kind { array, scalar, pointer };
+
+    KernelArg(const ndarray& array)  // NOLINT(google-explicit-constructor)
+        : kind_(Kind::array), dtype_(array.dtype()), device_(array.device()) {
+        store(array.data());
+    }
+    template <class T>
+    requires has_dtype<T> KernelArg(T value)  // NOLINT(google-explicit-constructor)
+        : kind_(Kind::scalar), dtype_(dtype_of<T>) {
+        store(value);
+    }
+    template <class T>
+    KernelArg(T* pointer)  // NOLINT(google-explicit-constructor)
+        : kind_(Kind::pointer) {
+        if constexpr (has_dtype<std::remove_cv_t<T>>) {
+            dtype_ = dtype_of<std::remove_cv_t<T>>;
+        }
+        store(static_cast<const void*>(pointer));
+    }
+
+    [[nodiscard]] Kind kind() const noexcept { return kind_; }
+    // The scalar's dtype, or the element dtype of an array or typed pointer.
+    [[nodiscard]] std::optional<DType> dtype() const noexcept { return dtype_; }
+    [[nodiscard]] std::optional<int> device() const noexcept { return device_; }
+    // What the launch passes: a pointer to the value.
+    [[nodiscard]] void* address() const noexcept { return const_cast<std::byte*>(value_.data()); }
+
+private:
+    template <class T>
+    void store(const T& value) {
+        static_assert(sizeof(T) <= 16 && std::is_trivially_copyable_v<T>);
+        std::memcpy(value_.data(), &value, sizeof(T));
+    }
+
+    alignas(16) std::array<std::byte, 16> value_{};
+    Kind kind_;
+    std::optional<DType> dtype_;
+    std::optional<int> device_;
+};
+
+struct LaunchOptions {
+    std::size_t shared_mem = 0;        // dynamic shared memory in bytes
+    std::optional<StreamView> stream;  // default: the current stream
+    // All blocks resident at once (CUDA's cooperative launch); a 1-D grid is clamped to what
+    // fits, as CuPy does.
+    bool cooperative = false;
+};
+
+// What the compiler made of the kernel for the current device.
+struct KernelAttributes {
+    int max_threads_per_block = 0;
+    int num_regs = 0;
+    int shared_size_bytes = 0;
+    int const_size_bytes = 0;
+    int local_size_bytes = 0;
+    int ptx_version = 0;
+    int binary_version = 0;
+    int max_dynamic_shared_size_bytes = 0;
+};
+
+class RawKernel {
+public:
+    // `code` holds `extern "C" __global__ void <name>(...)`. Compiled on first use per device.
+    RawKernel(std::string code, std::string name, std::vector<std::string> options = {});
+    ~RawKernel();
+    RawKernel(const RawKernel&);
+    RawKernel& operator=(const RawKernel&);
+    RawKernel(RawKernel&&) noexcept;
+    RawKernel& operator=(RawKernel&&) noexcept;
+
+    // Launches on the current device. When the kernel's signature can be read, arguments are
+    // checked against it: a wrong count or type is a TypeError, never garbage.
+    void operator()(Dim3 grid, Dim3 block, std::initializer_list<KernelArg> args,
+                    const LaunchOptions& options = {}) const;
+    void operator()(Dim3 grid, Dim3 block, std::span<const KernelArg> args,
+                    const LaunchOptions& options = {}) const;
+
+    [[nodiscard]] const std::string& name() const noexcept { return name_; }
+    [[nodiscard]] KernelAttributes attributes() const;
+    // Opt in to more dynamic shared memory than the default 48 KiB (CUDA; AMD's limit is fixed).
+    void set_max_dynamic_shared_size_bytes(int bytes) const;
+    void set_preferred_shared_memory_carveout(int percent) const;
+
+private:
+    friend class RawModule;
+    RawKernel(std::shared_ptr<detail::ModuleState> module, std::string name,
+              std::string lookup_name);
+    [[nodiscard]] void* function() const;
+
+    std::shared_ptr<detail::ModuleState> module_;
+    std::string name_;         // as the user named it (a name or a name expression)
+    std::string lookup_name_;  // the symbol: the name, or the expression's lowered name
+    std::shared_ptr<const std::optional<std::vector<detail::KernelParameter>>> signature_;
+};
+
+}  // namespace kiln

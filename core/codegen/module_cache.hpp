@@ -5,10 +5,12 @@
 #include "../backend.hpp"
 
 #include <string>
+#include <vector>
 
 namespace kiln::detail {
 
 // The function `name` of `source`, compiled for and loaded on the current device.
-[[nodiscard]] NativeFunction cached_function(const std::string& source, const std::string& name);
+[[nodiscard]] NativeFunction cached_function(const std::string& source, const std::string& name,
+                                             const std::vector<std::string>& options = {});
 
 }  // namespace kiln::detail

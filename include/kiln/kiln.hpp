@@ -6,6 +6,7 @@
 #include <kiln/device.hpp>
 #include <kiln/dlpack.hpp>
 #include <kiln/dtype.hpp>
+#include <kiln/elementwise_kernel.hpp>
 #include <kiln/error.hpp>
 #include <kiln/event.hpp>
 #include <kiln/graph.hpp>

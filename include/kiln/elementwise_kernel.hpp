@@ -1,0 +1,70 @@
+// CuPy's ElementwiseKernel: an operation written per element, with CuPy's parameter grammar
+// (`[raw] TYPE NAME`, one-letter placeholder types), broadcasting, output allocation and
+// dimension collapsing; compiled at run time per argument types and layout, then cached.
+#pragma once
+
+#include <kiln/ndarray.hpp>
+#include <kiln/scalar.hpp>
+#include <kiln/stream_view.hpp>
+
+#include <cstdint>
+#include <initializer_list>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace kiln {
+
+namespace detail {
+class ElementwiseState;
+}
+
+// An argument of ElementwiseKernel or ReductionKernel: an array or a host scalar.
+using Argument = std::variant<ndarray, Scalar>;
+
+struct ElementwiseOptions {
+    bool reduce_dims = true;           // collapse dimensions before generating the kernel
+    std::string preamble;              // code before the kernel (helper functions, constants)
+    std::string loop_prep;             // code inside the kernel, before the loop
+    std::string after_loop;            // code inside the kernel, after the loop
+    std::vector<std::string> options;  // compiler options
+};
+
+struct CallOptions {
+    // The element count when every array argument is raw (and only then).
+    std::optional<std::int64_t> size;
+    std::optional<StreamView> stream;  // default: the current stream
+};
+
+class ElementwiseKernel {
+public:
+    // In `operation`, each non-raw parameter name is a reference to its element (const for
+    // inputs), `i` is the element's index and `_ind.size()` the element count; raw parameters are
+    // indexed by C-order position: `x[i]`.
+    ElementwiseKernel(std::string in_params, std::string out_params, std::string operation,
+                      std::string name = "kernel", ElementwiseOptions options = {});
+    ~ElementwiseKernel();
+    ElementwiseKernel(const ElementwiseKernel&);
+    ElementwiseKernel& operator=(const ElementwiseKernel&);
+    ElementwiseKernel(ElementwiseKernel&&) noexcept;
+    ElementwiseKernel& operator=(ElementwiseKernel&&) noexcept;
+
+    // Inputs, then optionally every output (written in place). Returns the first output.
+    ndarray operator()(std::initializer_list<Argument> args, const CallOptions& options = {}) const;
+    // The same, returning every output.
+    [[nodiscard]] std::vector<ndarray> outputs(std::span<const Argument> args,
+                                               const CallOptions& options = {}) const;
+    // The source generated for these arguments (CuPy's cached_codes), without compiling it.
+    [[nodiscard]] std::string source(std::span<const Argument> args,
+                                     const CallOptions& options = {}) const;
+
+    [[nodiscard]] const std::string& name() const noexcept;
+
+private:
+    std::shared_ptr<detail::ElementwiseState> state_;
+};
+
+}  // namespace kiln

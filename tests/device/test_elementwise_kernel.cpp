@@ -1,0 +1,179 @@
+// ElementwiseKernel on a real GPU: the seeds' examples with their known answers, broadcasting,
+// layouts, raw parameters, scalars, several outputs, and every error a user can make.
+#include "tests/support/backend_under_test.hpp"
+
+#include <kiln/elementwise_kernel.hpp>
+#include <kiln/kiln.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <vector>
+
+namespace {
+
+using kiln::ElementwiseKernel;
+using kiln::ndarray;
+
+TEST(ElementwiseKernel, CustomAddOfTheSeed) {
+    KILN_REQUIRE_DEVICE();
+    const ElementwiseKernel add("T x, T y", "T z", "z = x + y", "custom_add");
+    const ndarray x = kiln::array(std::vector<std::int32_t>{1, 2, 3, 4});
+    const ndarray y = kiln::array(std::vector<std::int32_t>{10, 12, 14, 16});
+    const ndarray z = add({x, y});
+    EXPECT_EQ(z.dtype(), kiln::int32);
+    EXPECT_EQ(z.get<std::int32_t>(), (std::vector<std::int32_t>{11, 14, 17, 20}));
+}
+
+TEST(ElementwiseKernel, SquaredDiffBroadcastsARow) {
+    KILN_REQUIRE_DEVICE();
+    const ElementwiseKernel squared_diff("float32 x, float32 y", "float32 z",
+                                         "z = (x - y) * (x - y)", "squared_diff");
+    const ndarray x = kiln::arange(0.0, 10.0, 1.0, kiln::float32).reshape({2, 5});
+    const ndarray y = kiln::arange(0.0, 5.0, 1.0, kiln::float32);
+    const ndarray z = squared_diff({x, y});
+    EXPECT_EQ(z.shape(), (kiln::Shape{2, 5}));
+    std::vector<float> want;
+    for (int r = 0; r < 2; ++r) {
+        for (int c = 0; c < 5; ++c) {
+            const float d = static_cast<float>(r * 5 + c) - static_cast<float>(c);
+            want.push_back(d * d);
+        }
+    }
+    EXPECT_EQ(z.get<float>(), want);
+}
+
+TEST(ElementwiseKernel, ClippedReluAndAScalarConvertedToItsParameterType) {
+    KILN_REQUIRE_DEVICE();
+    const ElementwiseKernel clipped_relu("T x, T cap", "T y", "y = min(max(x, (T)0), cap)",
+                                         "clipped_relu");
+    const ndarray x = kiln::array(std::vector<double>{-3, -0.5, 0, 0.5, 2, 7});
+    EXPECT_EQ(clipped_relu({x, 1.5}).get<double>(), (std::vector<double>{0, 0, 0, 0.5, 1.5, 1.5}));
+    const ElementwiseKernel scale("T x, float32 alpha", "T y", "y = x * alpha", "scale");
+    const ndarray f = kiln::array(std::vector<float>{1, 2, 3});
+    EXPECT_EQ(scale({f, 0.5}).get<float>(), (std::vector<float>{0.5F, 1.0F, 1.5F}));
+    const ElementwiseKernel add8("int8 x, int8 b", "int8 y", "y = x + b", "add8");
+    const ndarray small = kiln::zeros({2}, kiln::int8);
+    EXPECT_THROW((void)add8({small, 300}), kiln::TypeError) << "300 does not fit int8";
+}
+
+TEST(ElementwiseKernel, ComplexSquaredMagnitude) {
+    KILN_REQUIRE_DEVICE();
+    const ElementwiseKernel magnitude("complex128 z", "float64 m",
+                                      "m = z.real() * z.real() + "
+                                      "z.imag() * z.imag()",
+                                      "squared_magnitude");
+    std::vector<std::complex<double>> host;
+    for (int i = 0; i < 1000; ++i) {
+        host.emplace_back(0.5 * i - 100.0, 3.0 - 0.25 * i);
+    }
+    const auto got = magnitude({kiln::array(host)}).get<double>();
+    for (std::size_t i = 0; i < host.size(); ++i) {
+        EXPECT_DOUBLE_EQ(got[i], std::norm(host[i]));
+    }
+}
+
+TEST(ElementwiseKernel, InPlaceKeepsTheDataPointer) {
+    KILN_REQUIRE_DEVICE();
+    const ElementwiseKernel twice("T x", "T y", "y = x * 2", "twice");
+    ndarray a = kiln::arange(5);
+    const void* before = a.data();
+    const ndarray result = twice.outputs(std::vector<kiln::Argument>{a, a}).front();
+    EXPECT_EQ(result.data(), before);
+    EXPECT_EQ(a.get<std::int64_t>(), (std::vector<std::int64_t>{0, 2, 4, 6, 8}));
+}
+
+TEST(ElementwiseKernel, SeveralOutputsSinCosTan) {
+    KILN_REQUIRE_DEVICE();
+    const ElementwiseKernel trig("T x", "T s, T c, T t", "s = sin(x); c = cos(x); t = tan(x)",
+                                 "sin_cos_tan");
+    const ndarray x = kiln::linspace(-1.5, 1.5, 1001);
+    const auto out = trig.outputs(std::vector<kiln::Argument>{x});
+    ASSERT_EQ(out.size(), 3U);
+    const auto s = out[0].get<double>();
+    const auto c = out[1].get<double>();
+    const auto t = out[2].get<double>();
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        EXPECT_NEAR(s[i] * s[i] + c[i] * c[i], 1.0, 1e-14);
+        EXPECT_NEAR(t[i], s[i] / c[i], 1e-12 * std::abs(t[i]) + 1e-15);
+    }
+}
+
+TEST(ElementwiseKernel, NonContiguousInputsAndReduceDimsOff) {
+    KILN_REQUIRE_DEVICE();
+    const ndarray a = kiln::arange(12).reshape({3, 4});
+    const ndarray t = a.transpose();
+    const ndarray every_other = kiln::arange(24)[{kiln::Slice{0, std::nullopt, 2}}].reshape({4, 3});
+    std::vector<std::int64_t> want;
+    for (int r = 0; r < 4; ++r) {
+        for (int c = 0; c < 3; ++c) {
+            want.push_back((c * 4 + r) + 2 * (r * 3 + c));
+        }
+    }
+    const ElementwiseKernel add("T x, T y", "T z", "z = x + y", "add_strided");
+    EXPECT_EQ(add({t, every_other}).get<std::int64_t>(), want);
+    const ElementwiseKernel plain("T x, T y", "T z", "z = x + y", "add_plain",
+                                  {.reduce_dims = false});
+    EXPECT_EQ(plain({t, every_other}).get<std::int64_t>(), want);
+}
+
+TEST(ElementwiseKernel, RawParametersAndSize) {
+    KILN_REQUIRE_DEVICE();
+    const ElementwiseKernel reverse("raw T x", "T y", "y = x[_ind.size() - i - 1]", "reverse");
+    const ndarray x = kiln::arange(6);
+    ndarray y = kiln::empty({6}, kiln::int64);
+    reverse.outputs(std::vector<kiln::Argument>{x, y});
+    EXPECT_EQ(y.get<std::int64_t>(), (std::vector<std::int64_t>{5, 4, 3, 2, 1, 0}));
+    // A raw view that is not contiguous is indexed in C order over its own shape.
+    const ndarray t = kiln::arange(6).reshape({2, 3}).transpose();  // C order: 0 3 1 4 2 5
+    ndarray z = kiln::empty({6}, kiln::int64);
+    reverse.outputs(std::vector<kiln::Argument>{t, z});
+    EXPECT_EQ(z.get<std::int64_t>(), (std::vector<std::int64_t>{5, 2, 4, 1, 3, 0}));
+
+    const ElementwiseKernel iota("", "raw int32 out", "out[i] = (int)i * 3", "iota3");
+    ndarray out = kiln::zeros({5}, kiln::int32);
+    iota.outputs(std::vector<kiln::Argument>{out}, {.size = 5});
+    EXPECT_EQ(out.get<std::int32_t>(), (std::vector<std::int32_t>{0, 3, 6, 9, 12}));
+    EXPECT_THROW(iota.outputs(std::vector<kiln::Argument>{out}), kiln::Error) << "needs size=";
+    // Zero elements: nothing runs.
+    const ElementwiseKernel add("T x, T y", "T z", "z = x + y", "add_empty");
+    EXPECT_EQ(add({kiln::empty({0, 3}), kiln::empty({0, 3})}).shape(), (kiln::Shape{0, 3}));
+}
+
+TEST(ElementwiseKernel, PreambleLoopPrepAndAfterLoop) {
+    KILN_REQUIRE_DEVICE();
+    const ElementwiseKernel k("T x", "T y", "y = cube(x) + offset", "with_preamble",
+                              {.preamble = "template <class U> __device__ U cube(U v) { return "
+                                           "v * v * v; }",
+                               .loop_prep = "const T offset = 1;",
+                               .after_loop = "(void)offset;"});
+    EXPECT_EQ(k({kiln::arange(4)}).get<std::int64_t>(), (std::vector<std::int64_t>{1, 2, 9, 28}));
+    const std::string source = k.source(std::vector<kiln::Argument>{kiln::arange(4)});
+    EXPECT_NE(source.find("y = cube(x) + offset"), std::string::npos) << "user text unchanged";
+}
+
+TEST(ElementwiseKernel, BadInputIsAClearError) {
+    KILN_REQUIRE_DEVICE();
+    const ElementwiseKernel add("T x, T y", "T z", "z = x + y", "add_checked");
+    const ndarray f = kiln::zeros({3}, kiln::float32);
+    const ndarray d = kiln::zeros({3}, kiln::float64);
+    EXPECT_THROW((void)add({f}), kiln::TypeError) << "argument count";
+    EXPECT_THROW((void)add({f, d}), kiln::TypeError) << "T bound to two dtypes";
+    EXPECT_THROW((void)add({f, kiln::zeros({4}, kiln::float32)}), kiln::ShapeError);
+    ndarray wrong_shape = kiln::zeros({2}, kiln::float32);
+    EXPECT_THROW(add.outputs(std::vector<kiln::Argument>{f, f, wrong_shape}), kiln::ShapeError);
+    ndarray wrong_dtype = kiln::zeros({3}, kiln::float64);
+    EXPECT_THROW(add.outputs(std::vector<kiln::Argument>{f, f, wrong_dtype}), kiln::TypeError);
+    const ElementwiseKernel unbound("T x", "U y", "y = x", "unbound");
+    EXPECT_THROW((void)unbound({f}), kiln::TypeError);
+    EXPECT_THROW(ElementwiseKernel("T x", "T y", "y = x", "1bad"), kiln::Error);
+    EXPECT_THROW(ElementwiseKernel("T", "T y", "y = 1", "malformed"), kiln::Error);
+    EXPECT_THROW(ElementwiseKernel("float33 x", "T y", "y = x", "unknown"), kiln::TypeError);
+    EXPECT_THROW(ElementwiseKernel("T i", "T y", "y = i", "reserved"), kiln::Error);
+    const ElementwiseKernel broken("T x", "T y", "y = undefined_name", "broken");
+    EXPECT_THROW((void)broken({f}), kiln::CompileError);
+}
+
+}  // namespace

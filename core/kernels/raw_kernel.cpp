@@ -1,6 +1,7 @@
 #include "../backend.hpp"
 #include "../profiling.hpp"
 #include "module_state.hpp"
+#include "param_spec.hpp"
 #include "signature.hpp"
 
 #include <kiln/device.hpp>
@@ -16,15 +17,6 @@
 namespace kiln {
 
 namespace {
-
-bool is_identifier(std::string_view name) {
-    if (name.empty() || std::isdigit(static_cast<unsigned char>(name.front())) != 0) {
-        return false;
-    }
-    return std::all_of(name.begin(), name.end(), [](char c) {
-        return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
-    });
-}
 
 std::string describe(Dim3 d) {
     return "(" + std::to_string(d.x) + ", " + std::to_string(d.y) + ", " + std::to_string(d.z) +
@@ -70,7 +62,7 @@ void check_argument(const std::string& kernel, std::size_t index, const KernelAr
 
 RawKernel::RawKernel(std::string code, std::string name, std::vector<std::string> options)
     : name_(std::move(name)), lookup_name_(name_) {
-    if (!is_identifier(name_)) {
+    if (!detail::is_identifier(name_)) {
         throw Error("kiln: RawKernel: '" + name_ +
                     "' is not a valid kernel name (expected a C identifier)");
     }

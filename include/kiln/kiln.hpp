@@ -2,6 +2,7 @@
 #pragma once
 
 #include <kiln/backend.hpp>
+#include <kiln/compile_cache.hpp>
 #include <kiln/config.hpp>
 #include <kiln/device.hpp>
 #include <kiln/dlpack.hpp>

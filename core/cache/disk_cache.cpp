@@ -1,0 +1,455 @@
+#include "disk_cache.hpp"
+
+#include "../env.hpp"
+#include "sha256.hpp"
+
+#include <kiln/compile_cache.hpp>
+#include <kiln/error.hpp>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <functional>
+#include <random>
+#include <sstream>
+#include <system_error>
+#include <thread>
+#include <utility>
+
+namespace kiln {
+
+namespace {
+
+struct Counters {
+    std::atomic<std::uint64_t> memory_hits{0};
+    std::atomic<std::uint64_t> disk_hits{0};
+    std::atomic<std::uint64_t> disk_misses{0};
+    std::atomic<std::uint64_t> corrupt_files{0};
+    std::atomic<std::uint64_t> compiles{0};
+    std::atomic<double> compile_seconds{0.0};
+};
+
+constinit Counters counters;
+
+void increment(std::atomic<std::uint64_t>& counter) noexcept {
+    counter.fetch_add(1, std::memory_order_relaxed);
+}
+
+}  // namespace
+
+CompileCacheStatistics compile_cache_statistics() {
+    constexpr auto relaxed = std::memory_order_relaxed;
+    return {counters.memory_hits.load(relaxed), counters.disk_hits.load(relaxed),
+            counters.disk_misses.load(relaxed), counters.corrupt_files.load(relaxed),
+            counters.compiles.load(relaxed),    counters.compile_seconds.load(relaxed)};
+}
+
+void reset_compile_cache_statistics() {
+    constexpr auto relaxed = std::memory_order_relaxed;
+    counters.memory_hits.store(0, relaxed);
+    counters.disk_hits.store(0, relaxed);
+    counters.disk_misses.store(0, relaxed);
+    counters.corrupt_files.store(0, relaxed);
+    counters.compiles.store(0, relaxed);
+    counters.compile_seconds.store(0.0, relaxed);
+}
+
+std::optional<std::filesystem::path> compile_cache_directory() {
+    if (auto cache = detail::DiskCache::from_environment()) {
+        return cache->directory();
+    }
+    return std::nullopt;
+}
+
+}  // namespace kiln
+
+namespace kiln::detail {
+
+void count_memory_hit() noexcept {
+    increment(counters.memory_hits);
+}
+
+void count_compile(double seconds) noexcept {
+    increment(counters.compiles);
+    counters.compile_seconds.fetch_add(seconds, std::memory_order_relaxed);
+}
+
+namespace {
+
+using Bytes = std::vector<std::byte>;
+
+constexpr std::array<char, 8> file_magic = {'K', 'I', 'L', 'N', 'C', 'O', 'D', 'E'};
+// Far above any real code object; a larger file is damaged, and is not read into memory.
+constexpr std::uint64_t max_file_size = std::uint64_t{1} << 32U;
+
+void append_integer(Bytes& out, std::uint64_t value, int size) {
+    for (int i = 0; i < size; ++i) {
+        out.push_back(static_cast<std::byte>(value & 0xffU));
+        value >>= 8U;
+    }
+}
+
+void append_run(Bytes& out, std::span<const std::byte> bytes) {
+    append_integer(out, bytes.size(), 8);
+    out.insert(out.end(), bytes.begin(), bytes.end());
+}
+
+void append_run(Bytes& out, std::string_view text) {
+    append_run(out, std::as_bytes(std::span(text)));
+}
+
+// Reads the payload's fields in order; every read is bounds-checked, since a file's content is
+// untrusted even when its checksum matches.
+class Reader {
+public:
+    explicit Reader(std::span<const std::byte> bytes) : rest_(bytes) {}
+
+    bool integer(std::uint64_t& value, int size) {
+        if (rest_.size() < static_cast<std::size_t>(size)) {
+            return false;
+        }
+        value = 0;
+        for (int i = size - 1; i >= 0; --i) {
+            value =
+                (value << 8U) | std::to_integer<std::uint64_t>(rest_[static_cast<std::size_t>(i)]);
+        }
+        rest_ = rest_.subspan(static_cast<std::size_t>(size));
+        return true;
+    }
+
+    bool run(std::span<const std::byte>& bytes) {
+        std::uint64_t size = 0;
+        if (!integer(size, 8) || size > rest_.size()) {
+            return false;
+        }
+        bytes = rest_.first(size);
+        rest_ = rest_.subspan(size);
+        return true;
+    }
+
+    bool text(std::string& value) {
+        std::span<const std::byte> bytes;
+        if (!run(bytes)) {
+            return false;
+        }
+        value.assign(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+        return true;
+    }
+
+    [[nodiscard]] bool at_end() const noexcept { return rest_.empty(); }
+
+private:
+    std::span<const std::byte> rest_;
+};
+
+Bytes encode_file(const std::string& key, const CacheEntry& entry) {
+    Bytes payload;
+    append_run(payload, key);
+    append_run(payload, std::as_bytes(std::span(entry.image)));
+    append_integer(payload, entry.lowered_names.size(), 8);
+    for (const auto& [expression, lowered] : entry.lowered_names) {
+        append_run(payload, expression);
+        append_run(payload, lowered);
+    }
+    Sha256 hash;
+    hash.update(payload);
+    const auto checksum = hash.finish();
+
+    Bytes file;
+    file.reserve(cache_header_size + payload.size());
+    for (const char c : file_magic) {
+        file.push_back(static_cast<std::byte>(c));
+    }
+    append_integer(file, cache_format_version, 4);
+    append_integer(file, payload.size(), 8);
+    file.insert(file.end(), checksum.begin(), checksum.end());
+    file.insert(file.end(), payload.begin(), payload.end());
+    return file;
+}
+
+// The entry in a whole cache file, or nothing when any check fails.
+std::optional<CacheEntry> decode_file(std::span<const std::byte> file, const std::string& key) {
+    if (file.size() < cache_header_size ||
+        !std::equal(file_magic.begin(), file_magic.end(), file.begin(),
+                    [](char c, std::byte b) { return static_cast<std::byte>(c) == b; })) {
+        return std::nullopt;
+    }
+    Reader header(file.subspan(file_magic.size(), cache_header_size - file_magic.size()));
+    std::uint64_t version = 0;
+    std::uint64_t payload_size = 0;
+    (void)header.integer(version, 4);
+    (void)header.integer(payload_size, 8);
+    if (version != cache_format_version || payload_size != file.size() - cache_header_size) {
+        return std::nullopt;
+    }
+    const auto payload = file.subspan(cache_header_size);
+    Sha256 hash;
+    hash.update(payload);
+    const auto digest = hash.finish();
+    if (!std::equal(digest.begin(), digest.end(),
+                    file.begin() + cache_header_size - digest.size())) {
+        return std::nullopt;
+    }
+
+    Reader reader(payload);
+    std::string stored_key;
+    std::span<const std::byte> image;
+    std::uint64_t count = 0;
+    // The key guards against a file copied or renamed to another entry's name.
+    if (!reader.text(stored_key) || stored_key != key || !reader.run(image) ||
+        !reader.integer(count, 8)) {
+        return std::nullopt;
+    }
+    CacheEntry entry;
+    const auto* image_chars = reinterpret_cast<const char*>(image.data());
+    entry.image.assign(image_chars, image_chars + image.size());
+    for (std::uint64_t i = 0; i < count; ++i) {
+        auto& [expression, lowered] = entry.lowered_names.emplace_back();
+        if (!reader.text(expression) || !reader.text(lowered)) {
+            return std::nullopt;
+        }
+    }
+    if (!reader.at_end()) {
+        return std::nullopt;
+    }
+    return entry;
+}
+
+// An open file descriptor, closed when it goes out of scope.
+class FileDescriptor {
+public:
+    explicit FileDescriptor(int fd) noexcept : fd_(fd) {}
+    ~FileDescriptor() {
+        if (fd_ >= 0) {
+            (void)::close(fd_);
+        }
+    }
+    FileDescriptor(const FileDescriptor&) = delete;
+    FileDescriptor& operator=(const FileDescriptor&) = delete;
+    FileDescriptor(FileDescriptor&&) = delete;
+    FileDescriptor& operator=(FileDescriptor&&) = delete;
+
+    [[nodiscard]] int get() const noexcept { return fd_; }
+    [[nodiscard]] bool valid() const noexcept { return fd_ >= 0; }
+    // Closes now and says whether the close succeeded: a failed close can mean lost writes.
+    bool close() noexcept {
+        const int fd = std::exchange(fd_, -1);
+        return ::close(fd) == 0;
+    }
+
+private:
+    int fd_;
+};
+
+enum class FileState { read, absent, unreadable, damaged };
+
+// Reads the whole file. `damaged` means its size alone rules it out as a cache file.
+FileState read_file(const std::filesystem::path& path, Bytes& content) {
+    // O_NONBLOCK: a FIFO in the entry's place must not hang the open; regular files ignore it.
+    FileDescriptor file(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+    if (!file.valid()) {
+        return errno == ENOENT ? FileState::absent : FileState::unreadable;
+    }
+    struct stat status {};
+    if (::fstat(file.get(), &status) != 0 || !S_ISREG(status.st_mode)) {
+        return FileState::unreadable;
+    }
+    const auto size = static_cast<std::uint64_t>(status.st_size);
+    if (size < cache_header_size || size > max_file_size) {
+        return FileState::damaged;
+    }
+    content.resize(size);
+    std::size_t done = 0;
+    while (done < content.size()) {
+        const ssize_t got = ::read(file.get(), content.data() + done, content.size() - done);
+        if (got < 0 && errno == EINTR) {
+            continue;
+        }
+        if (got < 0) {
+            return FileState::unreadable;
+        }
+        if (got == 0) {
+            return FileState::damaged;
+        }
+        done += static_cast<std::size_t>(got);
+    }
+    return FileState::read;
+}
+
+bool write_all(int fd, std::span<const std::byte> bytes) {
+    while (!bytes.empty()) {
+        const ssize_t put = ::write(fd, bytes.data(), bytes.size());
+        if (put < 0 && errno == EINTR) {
+            continue;
+        }
+        if (put <= 0) {
+            return false;
+        }
+        bytes = bytes.subspan(static_cast<std::size_t>(put));
+    }
+    return true;
+}
+
+// A name no other writer uses now: the process id tells processes apart (also a forked child,
+// whose random generator starts as a copy of its parent's), the thread id tells threads apart,
+// and the random part tells apart a process that reuses the id of one that died mid-write.
+std::string temporary_name(const std::filesystem::path& target) {
+    thread_local std::mt19937_64 generator(
+        std::random_device{}() ^
+        static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()));
+    const auto thread = std::hash<std::thread::id>{}(std::this_thread::get_id());
+    std::ostringstream name;
+    name << '.' << target.filename().string() << ".tmp." << ::getpid() << '.' << thread << '.'
+         << generator();
+    return name.str();
+}
+
+// Writes `bytes` to a new file beside `target`, then renames it over `target`: rename replaces
+// the name atomically, so a reader opens either the previous file or the complete new one.
+bool write_atomically(const std::filesystem::path& target, std::span<const std::byte> bytes) {
+    const auto temporary = target.parent_path() / temporary_name(target);
+    FileDescriptor file(::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600));
+    if (!file.valid()) {
+        return false;
+    }
+    if (write_all(file.get(), bytes) && file.close() &&
+        ::rename(temporary.c_str(), target.c_str()) == 0) {
+        return true;
+    }
+    (void)::unlink(temporary.c_str());
+    return false;
+}
+
+// Creates `directory` and its missing parents with mode 0700; true when it exists afterwards.
+bool make_private_directories(const std::filesystem::path& directory) {
+    std::error_code error;
+    if (std::filesystem::is_directory(directory, error)) {
+        return true;
+    }
+    const auto parent = directory.parent_path();
+    if (parent != directory && !parent.empty() && !make_private_directories(parent)) {
+        return false;
+    }
+    // EEXIST: another process made it first, or it is a file (caught by the check below).
+    if (::mkdir(directory.c_str(), 0700) != 0 && errno != EEXIST) {
+        return false;
+    }
+    return std::filesystem::is_directory(directory, error);
+}
+
+bool is_cache_key(std::string_view key) {
+    return key.size() == 2 * Sha256::digest_size && std::all_of(key.begin(), key.end(), [](char c) {
+               return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+           });
+}
+
+std::optional<std::filesystem::path> directory_from_environment() {
+    if (auto dir = env::get("KILN_CACHE_DIR")) {
+        return std::filesystem::path(*dir);
+    }
+    if (auto xdg = env::get("XDG_CACHE_HOME"); xdg && std::filesystem::path(*xdg).is_absolute()) {
+        return std::filesystem::path(*xdg) / "kiln";
+    }
+    if (auto home = env::get("HOME")) {
+        return std::filesystem::path(*home) / ".cache" / "kiln";
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::string cache_key(const CacheKeyParts& parts) {
+    Bytes encoded;
+    // A label and a layout number, so that a new layout never reuses an old layout's keys.
+    append_run(encoded, std::string_view("kiln compile cache key 1"));
+    append_run(encoded, parts.backend);
+    append_run(encoded, parts.compiler_version);
+    append_run(encoded, parts.target);
+    append_integer(encoded, parts.options.size(), 8);
+    for (const auto& option : parts.options) {
+        append_run(encoded, option);
+    }
+    append_run(encoded, parts.source);
+    append_run(encoded, parts.kiln_version);
+    Sha256 hash;
+    hash.update(encoded);
+    return to_hex(hash.finish());
+}
+
+DiskCache::DiskCache(std::filesystem::path directory, bool save_source)
+    : directory_(std::move(directory)), save_source_(save_source) {}
+
+std::optional<DiskCache> DiskCache::from_environment() {
+    if (env::get("KILN_CACHE_IN_MEMORY")) {
+        return std::nullopt;
+    }
+    auto directory = directory_from_environment();
+    if (!directory) {
+        return std::nullopt;
+    }
+    return DiskCache(std::move(*directory), env::get("KILN_CACHE_SAVE_SOURCE").has_value());
+}
+
+std::filesystem::path DiskCache::entry_path(const std::string& key) const {
+    if (!is_cache_key(key)) {
+        throw Error("kiln: DiskCache: key '" + key +
+                    "' is not a cache key: expected 64 lower-case hex digits from cache_key");
+    }
+    return directory_ / key.substr(0, 2) / (key + ".bin");
+}
+
+std::optional<CacheEntry> DiskCache::load(const std::string& key) const {
+    const auto path = entry_path(key);
+    std::optional<CacheEntry> entry;
+    bool corrupt = false;
+    try {
+        Bytes content;
+        switch (read_file(path, content)) {
+            case FileState::read:
+                entry = decode_file(content, key);
+                corrupt = !entry;
+                break;
+            case FileState::damaged:
+                corrupt = true;
+                break;
+            case FileState::absent:
+            case FileState::unreadable:
+                break;
+        }
+    } catch (const std::exception&) {
+        // Out of memory or a filesystem library failure: a miss like any other.
+        entry.reset();
+    }
+    if (corrupt) {
+        increment(counters.corrupt_files);
+    }
+    increment(entry ? counters.disk_hits : counters.disk_misses);
+    return entry;
+}
+
+bool DiskCache::store(const std::string& key, const CacheEntry& entry,
+                      std::string_view source_for_debugging) const {
+    auto path = entry_path(key);
+    try {
+        if (!make_private_directories(path.parent_path()) ||
+            !write_atomically(path, encode_file(key, entry))) {
+            return false;
+        }
+        if (save_source_ && !source_for_debugging.empty()) {
+            return write_atomically(path.replace_extension(".cu"),
+                                    std::as_bytes(std::span(source_for_debugging)));
+        }
+        return true;
+    } catch (const std::exception&) {
+        // Out of memory or a filesystem library failure: the entry is simply not stored.
+        return false;
+    }
+}
+
+}  // namespace kiln::detail

@@ -1,0 +1,90 @@
+// The compile cache's disk level: code objects kept as files named by the hash of everything that
+// shaped them, so a later process skips the compiler. Several processes may share a directory:
+// files are written aside and renamed into place, and every file is verified before use. Problems
+// with the directory or its files are misses, never errors of the kernel call that looked.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace kiln::detail {
+
+// What a later process needs from a compile: the code object, and the lowered (mangled) name of
+// each name expression the caller asked the compiler about.
+struct CacheEntry {
+    std::vector<char> image;
+    std::vector<std::pair<std::string, std::string>> lowered_names;
+
+    bool operator==(const CacheEntry&) const = default;
+};
+
+// Everything that changes the compiled binary. `source` includes kiln's own device headers.
+struct CacheKeyParts {
+    std::string_view backend;
+    std::string_view compiler_version;
+    std::string_view target;
+    std::span<const std::string> options;
+    std::string_view source;
+    std::string_view kiln_version;
+};
+
+// The SHA-256 of the parts in lower-case hex. Each part is length-prefixed, so different lists of
+// parts never encode to the same bytes (("ab", "c") and ("a", "bc") give different keys).
+[[nodiscard]] std::string cache_key(const CacheKeyParts& parts);
+
+// A cache file (integers little-endian):
+//   8 bytes   magic "KILNCODE"
+//   4 bytes   format version
+//   8 bytes   payload size
+//   32 bytes  SHA-256 of the payload
+//   payload   the key, the image, the number of lowered names, then each expression and its
+//             lowered name; every string or byte run is preceded by its 8-byte length.
+inline constexpr std::uint32_t cache_format_version = 1;
+inline constexpr std::size_t cache_header_size = 52;
+
+class DiskCache {
+public:
+    // A cache in `directory`, created (mode 0700, parents as needed) by the first store. With
+    // `save_source`, store also writes the source beside the binary, for debugging.
+    explicit DiskCache(std::filesystem::path directory, bool save_source = false);
+
+    // The cache the environment asks for: KILN_CACHE_DIR, else $XDG_CACHE_HOME/kiln (absolute
+    // paths only, as the XDG specification says), else $HOME/.cache/kiln; KILN_CACHE_SAVE_SOURCE
+    // turns on save_source. Nothing when KILN_CACHE_IN_MEMORY is set or no variable names a home.
+    [[nodiscard]] static std::optional<DiskCache> from_environment();
+
+    [[nodiscard]] const std::filesystem::path& directory() const noexcept { return directory_; }
+    [[nodiscard]] bool saves_source() const noexcept { return save_source_; }
+
+    // <directory>/<first two digits of key>/<key>.bin; the source goes beside it as <key>.cu.
+    // Throws Error when `key` is not 64 lower-case hex digits (not a key from cache_key).
+    [[nodiscard]] std::filesystem::path entry_path(const std::string& key) const;
+
+    // The stored entry, or nothing (counted as a disk miss) when there is none, the file cannot be
+    // read, or it fails verification (also counted as a corrupt file). Throws only for a bad key.
+    [[nodiscard]] std::optional<CacheEntry> load(const std::string& key) const;
+
+    // Writes the entry (and, with save_source and a non-empty source, the source); false when any
+    // of it could not be written. Readers see the old file or the whole new one, never a part.
+    // Throws only for a bad key.
+    [[nodiscard]] bool store(const std::string& key, const CacheEntry& entry,
+                             std::string_view source_for_debugging = {}) const;
+
+private:
+    std::filesystem::path directory_;
+    bool save_source_;
+};
+
+// Counters kept by the levels above the disk (the disk level counts its own hits and misses);
+// they feed kiln::compile_cache_statistics(). Thread-safe.
+void count_memory_hit() noexcept;
+void count_compile(double seconds) noexcept;
+
+}  // namespace kiln::detail

@@ -1,5 +1,6 @@
 #include "module_state.hpp"
 
+#include "../cache/compile_cache.hpp"
 #include "../lifetime.hpp"
 
 #include <kiln/device.hpp>
@@ -39,7 +40,7 @@ CompiledBinary ModuleState::compile(const std::string& target) const {
                     " was loaded from a code object: there is no source to "
                     "compile");
     }
-    return backend().compile(
+    return compile_cached(
         {source_->code, label_, source_->options, target, source_->name_expressions});
 }
 

@@ -1,0 +1,112 @@
+// The two-level compile cache across processes, with no device: each step runs in a fresh
+// process (a re-executed death test), as a user's next program run would.
+#include "tests/support/backend_under_test.hpp"
+
+#include <kiln/compile_cache.hpp>
+#include <kiln/raw_module.hpp>
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// Compiles `times` times in this process, then exits 0 when the statistics are as expected.
+[[noreturn]] void compile_and_check(int times, std::uint64_t compiles, std::uint64_t disk_hits,
+                                    std::uint64_t memory_hits, std::uint64_t corrupt) {
+    const kiln::RawModule module("extern \"C\" __global__ void cached(int* x) { *x = 42; }\n");
+    for (int i = 0; i < times; ++i) {
+        (void)module.compile(kiln::test::compile_targets().front());
+    }
+    const auto s = kiln::compile_cache_statistics();
+    std::fprintf(stderr, "compiles=%llu disk_hits=%llu memory_hits=%llu corrupt=%llu\n",
+                 static_cast<unsigned long long>(s.compiles),
+                 static_cast<unsigned long long>(s.disk_hits),
+                 static_cast<unsigned long long>(s.memory_hits),
+                 static_cast<unsigned long long>(s.corrupt_files));
+    const bool expected = s.compiles == compiles && s.disk_hits == disk_hits &&
+                          s.memory_hits == memory_hits && s.corrupt_files == corrupt;
+    std::_Exit(expected ? 0 : 1);
+}
+
+std::vector<fs::path> cache_files(const fs::path& dir) {
+    std::vector<fs::path> files;
+    for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+        if (entry.is_regular_file() && entry.path().extension() == ".bin") {
+            files.push_back(entry.path());
+        }
+    }
+    return files;
+}
+
+class CompileCacheDeathTest : public testing::Test {
+protected:
+    // The test's process makes the directory; the processes it starts inherit it through the
+    // environment and must leave it alone.
+    void SetUp() override {
+        GTEST_FLAG_SET(death_test_style, "threadsafe");
+        if (const char* inherited = std::getenv("KILN_TEST_CACHE_DIR")) {
+            dir_ = inherited;
+            return;
+        }
+        dir_ = fs::temp_directory_path() /
+               ("kiln-cache-test-" + std::to_string(::getpid()) + "-" +
+                testing::UnitTest::GetInstance()->current_test_info()->name());
+        fs::remove_all(dir_);
+        setenv("KILN_TEST_CACHE_DIR", dir_.c_str(), 1);
+        setenv("KILN_CACHE_DIR", dir_.c_str(), 1);
+        unsetenv("KILN_CACHE_IN_MEMORY");
+        owner_ = true;
+    }
+    void TearDown() override {
+        if (owner_) {
+            unsetenv("KILN_TEST_CACHE_DIR");
+            unsetenv("KILN_CACHE_DIR");
+            unsetenv("KILN_CACHE_IN_MEMORY");
+            fs::remove_all(dir_);
+        }
+    }
+    bool owner_ = false;
+    fs::path dir_;
+};
+
+TEST_F(CompileCacheDeathTest, AFreshProcessLoadsFromDiskWithoutCompiling) {
+    // First process: one compile, then a memory hit.
+    EXPECT_EXIT(compile_and_check(2, 1, 0, 1, 0), testing::ExitedWithCode(0), "");
+    ASSERT_EQ(cache_files(dir_).size(), 1U);
+    EXPECT_EQ(fs::status(dir_).permissions() & fs::perms::all, fs::perms::owner_all);
+    // A new process finds it on disk.
+    EXPECT_EXIT(compile_and_check(1, 0, 1, 0, 0), testing::ExitedWithCode(0), "");
+
+    // A corrupted file is a miss: recompiled, counted, rewritten. (Each child re-runs this body
+    // up to its own statement, so the corruption itself runs as a statement, once.)
+    EXPECT_EXIT(
+        {
+            std::fstream bytes(cache_files(dir_).front(),
+                               std::ios::in | std::ios::out | std::ios::binary);
+            bytes.seekg(-1, std::ios::end);
+            const char last = static_cast<char>(bytes.get());
+            bytes.seekp(-1, std::ios::end);
+            bytes.put(static_cast<char>(last ^ 0x5a));
+            bytes.close();
+            std::_Exit(0);
+        },
+        testing::ExitedWithCode(0), "");
+    EXPECT_EXIT(compile_and_check(1, 1, 0, 0, 1), testing::ExitedWithCode(0), "");
+    EXPECT_EXIT(compile_and_check(1, 0, 1, 0, 0), testing::ExitedWithCode(0), "");
+}
+
+TEST_F(CompileCacheDeathTest, InMemoryOnlyWritesNothing) {
+    setenv("KILN_CACHE_IN_MEMORY", "1", 1);
+    EXPECT_EXIT(compile_and_check(3, 1, 0, 2, 0), testing::ExitedWithCode(0), "");
+    EXPECT_FALSE(fs::exists(dir_) && !cache_files(dir_).empty());
+    EXPECT_FALSE(kiln::compile_cache_directory().has_value());
+}
+
+}  // namespace

@@ -41,13 +41,23 @@ public:
         out.total_memory = prop.totalGlobalMem;
         out.shared_memory_per_block = prop.sharedMemPerBlock;
         out.shared_memory_per_block_optin = Api::shared_memory_optin(prop);
+        // The priority range is the current device's: switch to `device` and back.
+        const int previous = current_device();
         set_device(device);
-        call<Api>(Api::stream_priority_range, &out.least_stream_priority,
-                  &out.greatest_stream_priority);
+        const auto rc =
+            Api::stream_priority_range(&out.least_stream_priority, &out.greatest_stream_priority);
+        set_device(previous);
+        if (rc != Api::success) {
+            throw BackendError(Api::stream_priority_range.name, static_cast<int>(rc),
+                               Api::error_text(rc));
+        }
         return out;
     }
 
     [[nodiscard]] int current_device() override {
+        if (device_count() == 0) {
+            throw NoDevice("kiln: no device: " + reason_);
+        }
         int device = 0;
         call<Api>(Api::get_device, &device);
         return device;
@@ -84,7 +94,7 @@ public:
     }
     [[nodiscard]] void* allocate_pinned(std::size_t bytes) override {
         void* ptr = nullptr;
-        call<Api>(Api::malloc_pinned, &ptr, bytes);
+        check_allocation(Api::malloc_pinned, bytes, &ptr, bytes);
         return ptr;
     }
     void deallocate_pinned(void* ptr) override { call<Api>(Api::free_pinned, ptr); }

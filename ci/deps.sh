@@ -12,7 +12,7 @@ packages=(
     libamdhip64-dev libamd-comgr-dev  # the HIP backend (HIP runtime, HIPRTC, comgr)
     libdlpack-dev                     # DLPack exchange
     patchelf                          # ci/gpu.sh
-    clang-format clang-tidy           # ci/test.sh checks formatting and lints
+    clang-format-14 clang-tidy-14     # ci/test.sh: the version .clang-tidy is tuned for
 )
 
 missing=()

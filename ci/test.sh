@@ -14,7 +14,7 @@ cuda_toolkit >/dev/null && presets+=(cuda cuda-asan)
 hip_runtime && presets+=(rocm)
 
 format_status="ok"
-if ! git ls-files -- '*.cpp' '*.hpp' | xargs clang-format --dry-run --Werror; then
+if ! git ls-files -- '*.cpp' '*.hpp' | xargs clang-format-14 --dry-run --Werror; then
     format_status="FAILED (run clang-format -i on the files above)"
 fi
 
@@ -50,7 +50,7 @@ declare -A lint_sources=([cpu]="core/*.cpp core/*/*.cpp" [cuda]="backends/cuda/*
 for preset in "${presets[@]}"; do
     [ -n "${lint_sources[$preset]:-}" ] && [ -f "build/$preset/compile_commands.json" ] || continue
     # shellcheck disable=SC2086 # the globs expand here
-    if ! clang-tidy -p "build/$preset" --quiet --warnings-as-errors='*' ${lint_sources[$preset]} 2>/dev/null; then
+    if ! clang-tidy-14 -p "build/$preset" --quiet --warnings-as-errors='*' ${lint_sources[$preset]} 2>/dev/null; then
         lint_status="FAILED (clang-tidy findings above)"
     fi
 done

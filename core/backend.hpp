@@ -5,6 +5,7 @@
 #include <kiln/backend.hpp>
 #include <kiln/device.hpp>
 #include <kiln/event.hpp>
+#include <kiln/stream_view.hpp>
 
 #include <cstddef>
 #include <functional>
@@ -155,6 +156,9 @@ public:
 
 // A compiled backend by its KILN_BACKEND name; Error naming the compiled ones otherwise.
 [[nodiscard]] BackendKind parse_backend(std::string_view name);
+
+// Whether kiln destroyed this stream (after synchronizing it); see core/stream.cpp.
+[[nodiscard]] bool stream_retired(StreamView stream);
 
 // The active backend (see kiln::active_backend). Throws NoDevice when none was compiled in.
 [[nodiscard]] Backend& backend();

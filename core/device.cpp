@@ -85,9 +85,8 @@ const DeviceProperties& Device::properties() const {
 
 void Device::synchronize() const {
     const detail::ProfileRange range("kiln: device synchronize");
-    auto& backend = detail::backend();
-    backend.set_device(id_);
-    backend.synchronize_device();
+    const DeviceGuard guard(*this);
+    detail::backend().synchronize_device();
 }
 
 DeviceGuard::DeviceGuard(const Device& device) : previous_(detail::backend().current_device()) {

@@ -3,6 +3,8 @@
 #include "backend.hpp"
 #include "env.hpp"
 
+#include <kiln/error.hpp>
+
 namespace kiln::detail {
 
 bool profiling_enabled() noexcept {
@@ -16,9 +18,14 @@ bool profiling_enabled() noexcept {
     return enabled;
 }
 
-ProfileRange::ProfileRange(const char* name) noexcept : open_(profiling_enabled()) {
-    if (open_) {
+ProfileRange::ProfileRange(const char* name) noexcept : open_(false) {
+    if (!profiling_enabled()) {
+        return;
+    }
+    try {
         backend().range_push(name);
+        open_ = true;
+    } catch (const Error&) {  // no GPU backend: nothing to mark
     }
 }
 

@@ -62,6 +62,24 @@ T to_integer(const auto& value, DType target) {
         value);
 }
 
+// The float nearest `value` toward zero, with its last bit set when inexact ("round to odd").
+// Rounding that float to half then rounds as a direct double -> half conversion would: float
+// keeps more than two bits beyond half's precision, and the odd bit records that bits were lost.
+float round_to_odd_float(double value) {
+    float f = static_cast<float>(value);
+    if (static_cast<double>(f) == value || !std::isfinite(value)) {
+        return f;
+    }
+    if (std::abs(static_cast<double>(f)) > std::abs(value)) {
+        f = std::nextafter(f, 0.0F);
+    }
+    std::uint32_t bits = 0;
+    std::memcpy(&bits, &f, sizeof bits);
+    bits |= 1U;
+    std::memcpy(&f, &bits, sizeof bits);
+    return f;
+}
+
 // The value as a double or complex<double> (a real-valued scalar keeps a zero imaginary part).
 std::complex<double> to_complex(const auto& value) {
     return std::visit(
@@ -98,7 +116,7 @@ std::array<std::byte, 16> Scalar::bytes_as(DType target) const {
         case DType::uint64:
             return bytes_of(to_integer<std::uint64_t>(value_, target));
         case DType::float16:
-            return bytes_of(half(static_cast<float>(to_complex(value_).real())));
+            return bytes_of(half(round_to_odd_float(to_complex(value_).real())));
         case DType::float32:
             return bytes_of(static_cast<float>(to_complex(value_).real()));
         case DType::float64:

@@ -8,6 +8,8 @@
 #include <kiln/stream.hpp>
 
 #include <algorithm>
+#include <mutex>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -33,6 +35,21 @@ int clamped_priority(const DeviceProperties& p, std::optional<int> priority) {
 }
 
 }  // namespace
+
+// Streams that kiln destroyed, each after it finished its work. Memory a pool keeps under such a
+// handle is idle, so no later stream needs to wait for it (and its handle may be reused).
+namespace {
+std::mutex retired_mutex;
+std::unordered_set<void*>& retired() {
+    static auto& handles = *new std::unordered_set<void*>();
+    return handles;
+}
+}  // namespace
+
+bool detail::stream_retired(StreamView stream) {
+    const std::scoped_lock lock(retired_mutex);
+    return retired().contains(stream.native());
+}
 
 StreamView per_thread_stream() {
     return StreamView{detail::backend().per_thread_stream()};
@@ -67,11 +84,21 @@ Stream::Stream(bool non_blocking, std::optional<int> priority) {
     device_ = Device(backend.current_device()).id();
     priority_ = clamped_priority(Device(device_).properties(), priority);
     native_ = backend.create_stream(non_blocking, priority_);
+    const std::scoped_lock lock(retired_mutex);
+    retired().erase(native_);  // a reused handle names a live stream again
 }
 
 Stream::~Stream() {
     if (!detail::process_exiting()) {
-        detail::release_quietly(native_, [](void* s) { detail::backend().destroy_stream(s); });
+        detail::release_quietly(native_, [](void* s) {
+            auto& gpu = detail::backend();
+            gpu.synchronize_stream(s);
+            {
+                const std::scoped_lock lock(retired_mutex);
+                retired().insert(s);
+            }
+            gpu.destroy_stream(s);
+        });
     }
 }
 
@@ -95,6 +122,7 @@ StreamView Stream::view() const {
 }
 
 Event Stream::record() const {
+    const DeviceGuard guard{Device(device_)};  // an event belongs to its stream's device
     Event event;
     event.record(view());
     return event;
@@ -111,6 +139,11 @@ Graph Stream::end_capture() const {
 StreamGuard::StreamGuard(StreamView stream)
     : device_(detail::backend().current_device()), previous_(current_slot(device_)) {
     current_slot(device_) = stream;
+}
+
+StreamGuard::StreamGuard(const Stream& stream)
+    : device_(stream.device()), previous_(current_slot(device_)) {
+    current_slot(device_) = stream.view();
 }
 
 StreamGuard::~StreamGuard() {

@@ -2,6 +2,7 @@
 
 #include "../lifetime.hpp"
 
+#include <kiln/error.hpp>
 #include <kiln/event.hpp>
 #include <kiln/memory_pool.hpp>
 #include <kiln/stream.hpp>
@@ -46,7 +47,12 @@ void reclaim_finished() {
     const std::scoped_lock lock(staging_mutex);
     auto& buffers = in_flight();
     std::erase_if(buffers, [&pool](InFlight& entry) {
-        if (!entry.done.done()) {
+        bool finished = false;
+        try {
+            finished = entry.done.done();
+        } catch (const Error&) {  // a broken context: keep the buffer rather than reuse it
+        }
+        if (!finished) {
             return false;
         }
         pool.deallocate(entry.buffer, entry.bytes);

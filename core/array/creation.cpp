@@ -79,9 +79,10 @@ ndarray arange(std::int64_t start, std::int64_t stop, std::int64_t step, DType d
     }
     require_exact(static_cast<double>(start), "arange");
     require_exact(static_cast<double>(stop), "arange");
-    const std::int64_t span = stop - start;
-    const std::int64_t count =
-        std::max<std::int64_t>(0, (span + step + (step > 0 ? -1 : 1)) / step);
+    // In 128 bits: stop - start and the rounding term overflow int64 for extreme arguments.
+    const __int128 span = static_cast<__int128>(stop) - start;
+    const __int128 rounded = (span + step + (step > 0 ? -1 : 1)) / step;
+    const auto count = static_cast<std::int64_t>(std::max<__int128>(0, rounded));
     ndarray a = empty({count}, dtype);
     detail::arange_elements(a.data(), dtype, count, static_cast<double>(start),
                             static_cast<double>(step), current_stream());
@@ -94,7 +95,11 @@ ndarray arange(double start, double stop, double step, DType dtype) {
                     std::to_string(start) + ", " + std::to_string(stop) + ", " +
                     std::to_string(step) + ")");
     }
-    const auto count = static_cast<std::int64_t>(std::max(0.0, std::ceil((stop - start) / step)));
+    const double exact = std::max(0.0, std::ceil((stop - start) / step));
+    if (exact >= 9.2e18) {
+        throw ShapeError("kiln: arange: " + std::to_string(exact) + " elements is too many");
+    }
+    const auto count = static_cast<std::int64_t>(exact);
     ndarray a = empty({count}, dtype);
     detail::arange_elements(a.data(), dtype, count, start, step, current_stream());
     return a;

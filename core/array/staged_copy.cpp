@@ -45,17 +45,13 @@ unsigned worker_count(std::size_t bytes) {
     return std::clamp(std::thread::hardware_concurrency() / 2, 1U, 8U);
 }
 
-// Runs body(w) for each w < workers, on as many threads (the caller being one), each on the
-// caller's current device. Rethrows the first exception a worker threw, once all have finished.
+// Runs body(w) for each w < workers, on as many threads (the caller being one). Only the caller
+// may queue work on a stream. Rethrows the first exception a worker threw, once all finished.
 template <class Body>
 void on_workers(unsigned workers, Body body) {
-    const int device = backend().current_device();
     std::vector<std::exception_ptr> failures(workers);
     auto run = [&](unsigned w) {
         try {
-            if (w > 0) {
-                backend().set_device(device);
-            }
             body(w);
         } catch (...) {
             failures[w] = std::current_exception();
@@ -88,8 +84,9 @@ void staged_upload(void* device, const void* host, std::size_t bytes, StreamView
     const std::size_t chunks = (bytes + chunk_bytes - 1) / chunk_bytes;
     const unsigned workers = worker_count(bytes);
 
-    // The last worker to finish its share of chunk k queues that chunk's DMA; no worker waits
-    // for another, so the host copies of later chunks overlap it.
+    // Workers copy their shares of each chunk without waiting for one another. The calling
+    // thread (worker 0) queues chunk k's DMA once every share of k is copied: only it may, since
+    // `stream` can be its own per-thread default stream.
     std::vector<std::atomic<unsigned>> remaining(chunks);
     for (auto& count : remaining) {
         count.store(workers, std::memory_order_relaxed);
@@ -99,11 +96,18 @@ void staged_upload(void* device, const void* host, std::size_t bytes, StreamView
             for (std::size_t k = 0; k < chunks; ++k) {
                 const Range mine = share(chunk(bytes, k), w, workers);
                 std::memcpy(staging + mine.begin, source + mine.begin, mine.end - mine.begin);
-                if (remaining[k].fetch_sub(1, std::memory_order_acq_rel) == 1) {
-                    const Range r = chunk(bytes, k);
-                    backend().copy_async(target + r.begin, staging + r.begin, r.end - r.begin,
-                                         stream.native());
+                remaining[k].fetch_sub(1, std::memory_order_acq_rel);
+                if (w != 0) {
+                    remaining[k].notify_one();
+                    continue;
                 }
+                for (unsigned left = remaining[k].load(std::memory_order_acquire); left != 0;
+                     left = remaining[k].load(std::memory_order_acquire)) {
+                    remaining[k].wait(left, std::memory_order_acquire);
+                }
+                const Range r = chunk(bytes, k);
+                backend().copy_async(target + r.begin, staging + r.begin, r.end - r.begin,
+                                     stream.native());
             }
         });
     } catch (...) {

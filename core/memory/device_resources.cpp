@@ -1,6 +1,7 @@
 #include "device_resources.hpp"
 
 #include "../backend.hpp"
+#include "../lifetime.hpp"
 #include "../profiling.hpp"
 
 #include <kiln/device.hpp>
@@ -15,6 +16,9 @@ void* DeviceResource::do_allocate(std::size_t bytes, StreamView /*stream*/) {
 }
 
 void DeviceResource::do_deallocate(void* ptr, std::size_t /*bytes*/, StreamView /*stream*/) {
+    if (process_exiting()) {
+        return;
+    }
     const DeviceGuard guard{Device(device_)};
     backend().deallocate(ptr);
 }
@@ -25,17 +29,28 @@ void* PinnedResource::do_allocate(std::size_t bytes, StreamView /*stream*/) {
 }
 
 void PinnedResource::do_deallocate(void* ptr, std::size_t /*bytes*/, StreamView /*stream*/) {
+    if (process_exiting()) {
+        return;
+    }
     backend().deallocate_pinned(ptr);
 }
 
 void EventStreamOrder::make_wait(StreamView waiter, StreamView producer) {
     auto& gpu = backend();
+    const DeviceGuard guard{Device(device_)};  // the pool's streams and events are its device's
     void* event = nullptr;
     {
         const std::scoped_lock lock(mutex_);
+        if (stream_retired(producer)) {
+            // Destroyed after finishing its work: nothing to wait for, and its event goes too.
+            if (auto found = events_.find(producer); found != events_.end()) {
+                gpu.destroy_event(found->second);
+                events_.erase(found);
+            }
+            return;
+        }
         auto& slot = events_[producer];
         if (slot == nullptr) {
-            const DeviceGuard guard{Device(device_)};
             slot = gpu.create_event({.disable_timing = true});
         }
         event = slot;

@@ -1,10 +1,12 @@
 #include "../backend.hpp"
 #include "../env.hpp"
+#include "../lifetime.hpp"
 #include "device_resources.hpp"
 
 #include <kiln/device.hpp>
 #include <kiln/error.hpp>
 #include <kiln/memory_pool.hpp>
+#include <kiln/stream.hpp>
 
 #include <atomic>
 #include <limits>
@@ -71,12 +73,24 @@ void MemoryPool::set_limit_fraction(double fraction) {
     set_limit(static_cast<std::size_t>(total * fraction));
 }
 
+// The per-thread default stream is one handle naming a different stream on every thread, so the
+// pool cannot order it against other streams. Its blocks are freed once it is idle, under the
+// legacy stream, with which the per-thread stream synchronizes.
+namespace {
+StreamView pool_stream(StreamView stream) {
+    return stream == per_thread_stream() ? null_stream() : stream;
+}
+}  // namespace
+
 void* MemoryPool::do_allocate(std::size_t bytes, StreamView stream) {
-    return pool_->allocate(bytes, stream);
+    return pool_->allocate(bytes, pool_stream(stream));
 }
 
 void MemoryPool::do_deallocate(void* ptr, std::size_t bytes, StreamView stream) {
-    pool_->deallocate(ptr, bytes, stream);
+    if (stream == per_thread_stream()) {
+        synchronize(stream);
+    }
+    pool_->deallocate(ptr, bytes, pool_stream(stream));
 }
 
 PinnedMemoryPool::PinnedMemoryPool()
@@ -108,6 +122,9 @@ void* MemoryAsyncPool::do_allocate(std::size_t bytes, StreamView stream) {
 }
 
 void MemoryAsyncPool::do_deallocate(void* ptr, std::size_t /*bytes*/, StreamView stream) {
+    if (detail::process_exiting()) {
+        return;
+    }
     const DeviceGuard guard{Device(device_)};
     detail::backend().deallocate_async(ptr, stream.native());
 }

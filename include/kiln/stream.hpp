@@ -72,6 +72,8 @@ private:
 class StreamGuard {
 public:
     explicit StreamGuard(StreamView stream);
+    // For a kiln Stream: current on the stream's own device, whatever device is current now.
+    explicit StreamGuard(const Stream& stream);
     ~StreamGuard();
     StreamGuard(const StreamGuard&) = delete;
     StreamGuard& operator=(const StreamGuard&) = delete;

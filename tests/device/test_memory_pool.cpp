@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <optional>
 #include <random>
 #include <thread>
 #include <vector>
@@ -154,6 +155,55 @@ TEST(MemoryPool, AsyncPoolAllocatesInStreamOrder) {
     const kiln::StreamGuard current(stream);
     const kiln::ndarray a = kiln::arange(1000);
     EXPECT_EQ(a.get<std::int64_t>()[999], 999);
+}
+
+// The per-thread default stream names a different stream on each thread: a block one thread frees
+// on it must not reach another thread while the first thread's work on it is still running.
+TEST(MemoryPool, PerThreadStreamsDoNotShareBlocksEarly) {
+    KILN_REQUIRE_DEVICE();
+    kiln::MemoryPool pool;
+    TestKernels kernels;
+    const int device = kiln::Device::current().id();
+    int* freed = nullptr;
+    std::thread([&] {
+        kiln::Device(device).use();
+        const kiln::StreamView mine = kiln::per_thread_stream();
+        freed = static_cast<int*>(pool.allocate(sizeof(int), mine));
+        kernels.spin(mine, spin_cycles(50));
+        kernels.store(mine, freed, 7);
+        pool.deallocate(freed, sizeof(int), mine);
+    }).join();
+    int seen = 0;
+    std::thread([&] {
+        kiln::Device(device).use();
+        const kiln::StreamView mine = kiln::per_thread_stream();
+        auto* block = static_cast<int*>(pool.allocate(sizeof(int), mine));
+        kernels.store(mine, block, 1);
+        kiln::detail::backend().copy_async(&seen, block, sizeof seen, mine.native());
+        kiln::synchronize(mine);
+        pool.deallocate(block, sizeof(int), mine);
+    }).join();
+    EXPECT_EQ(seen, 1) << "the first thread's pending store overwrote the reused block";
+}
+
+// An array can outlive the stream it was allocated on; the pool must keep working.
+TEST(MemoryPool, ArraysOutlivingTheirStream) {
+    KILN_REQUIRE_DEVICE();
+    kiln::MemoryPool pool;
+    const UseAllocator use(pool);
+    std::optional<kiln::ndarray> survivor;
+    {
+        kiln::Stream gone(true);
+        const kiln::StreamGuard on(gone);
+        survivor = kiln::arange(1000);
+        const kiln::ndarray freed_with_the_stream = kiln::arange(2000);
+    }
+    kiln::Stream next(true);
+    const kiln::StreamGuard on(next);
+    EXPECT_NO_THROW((void)kiln::arange(2000).get<std::int64_t>());
+    EXPECT_EQ(survivor->get<std::int64_t>()[999], 999);
+    survivor.reset();  // freed under the destroyed stream's handle
+    EXPECT_EQ(kiln::arange(1000).get<std::int64_t>()[999], 999);
 }
 
 // 8 threads, 10,000 allocate/free pairs each, on 4 streams: nothing leaks and the statistics

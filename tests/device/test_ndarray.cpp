@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <complex>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <numeric>
 #include <tuple>
@@ -159,6 +160,21 @@ TEST(Array, LargeTransfersRoundTripThroughTheChunkedPath) {
     stream.synchronize();
     a.get(std::span<float>(back));
     EXPECT_TRUE(std::equal(back.begin(), back.end(), host.rbegin()));
+}
+
+// A large synchronous upload on the per-thread default stream, queued behind other work on it.
+TEST(Array, ChunkedUploadOnThePerThreadStreamKeepsStreamOrder) {
+    KILN_REQUIRE_DEVICE();
+    const kiln::StreamGuard on(kiln::per_thread_stream());
+    const std::int64_t n = 64 << 20;  // 256 MiB of float32: many chunks, several workers
+    ndarray a = kiln::empty({n}, kiln::float32);
+    a.fill(7.0F);
+    std::vector<float> host(static_cast<std::size_t>(n));
+    for (std::size_t i = 0; i < host.size(); ++i) {
+        host[i] = static_cast<float>(i % 1024);
+    }
+    a.set(std::span<const float>(host));
+    EXPECT_EQ(a.get<float>(), host);
 }
 
 // a.transpose / slices of a 3-d array against the same index arithmetic on the host.
@@ -313,6 +329,9 @@ TEST(Array, BadInputIsAClearError) {
             << e.what();
     }
     EXPECT_THROW((void)kiln::arange(0.0, 1.0, 0.0), kiln::Error);
+    EXPECT_THROW((void)kiln::arange(std::int64_t{0}, std::numeric_limits<std::int64_t>::max()),
+                 kiln::Error);
+    EXPECT_THROW((void)kiln::arange(0.0, 1e300, 1.0), kiln::ShapeError);
 }
 
 TEST(Array, ExternalMemoryWithAndWithoutADeleter) {

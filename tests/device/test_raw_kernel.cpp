@@ -6,12 +6,12 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <numeric>
-#include <unistd.h>
 #include <vector>
 
 namespace {

@@ -258,6 +258,29 @@ TEST(Device, StreamsPoolsAndArraysArePerDevice) {
     EXPECT_EQ(on_second.device(), 1);
     EXPECT_EQ(on_second.get<float>(), (std::vector<float>{0, 1, 2, 3, 4}));
     EXPECT_GT(kiln::get_default_memory_pool().used_bytes(), 0U);
+    // Properties and synchronize of another device leave the current device alone.
+    {
+        const kiln::DeviceGuard first(kiln::Device(0));
+        (void)kiln::Device(1).properties();
+        kiln::Device(1).synchronize();
+        EXPECT_EQ(kiln::Device::current().id(), 0);
+        // A device-1 stream records its events on device 1, whatever is current.
+        const kiln::Event recorded = stream.record();
+        recorded.synchronize();
+        // The device-1 pool orders device-1 streams from a device-0 thread.
+        kiln::MemoryPool& second_pool = *[] {
+            const kiln::DeviceGuard one(kiln::Device(1));
+            return &kiln::get_default_memory_pool();
+        }();
+        kiln::Stream other_stream_on_1 = [] {
+            const kiln::DeviceGuard one(kiln::Device(1));
+            return kiln::Stream(true);
+        }();
+        void* block = second_pool.allocate(4096, stream);
+        second_pool.deallocate(block, 4096, stream);
+        void* again = second_pool.allocate(4096, other_stream_on_1);
+        second_pool.deallocate(again, 4096, other_stream_on_1);
+    }
     // An array keeps working from another device's context.
     EXPECT_EQ(on_first.astype(kiln::int32).get<std::int32_t>(),
               (std::vector<std::int32_t>{0, 1, 2, 3}));

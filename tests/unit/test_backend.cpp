@@ -45,6 +45,10 @@ TEST(Device, MissingDeviceOrBadIndexIsAClearError) {
     ASSERT_GE(count, 0);
     if (count == 0) {
         EXPECT_FALSE(kiln::no_device_reason().empty());
+        if (!kiln::compiled_backends().empty()) {
+            EXPECT_THROW((void)kiln::current_stream(), kiln::NoDevice);
+            EXPECT_THROW(kiln::Stream{}, kiln::NoDevice);
+        }
         try {
             kiln::Device device;
             FAIL() << "expected kiln::NoDevice";

@@ -42,6 +42,10 @@ TEST(Scalar, ConvertsToEveryDtype) {
     EXPECT_EQ(as<double>(std::complex<double>(3, 4), kiln::float64), 3.0);
     EXPECT_EQ(as<std::complex<float>>(2, kiln::complex64), std::complex<float>(2, 0));
     EXPECT_EQ(as<std::uint16_t>(2.5, kiln::float16), kiln::half(2.5F).bits);
+    // Rounded once, as NumPy rounds float64 -> float16 (via float it would round to 0x3C00).
+    EXPECT_EQ(as<std::uint16_t>(1.0 + std::ldexp(1.0, -11) + std::ldexp(1.0, -40), kiln::float16),
+              0x3C01);
+    EXPECT_EQ(as<std::uint16_t>(1.0 + std::ldexp(1.0, -11), kiln::float16), 0x3C00) << "a tie";
 }
 
 TEST(Scalar, OutOfRangeValuesAreTypeErrors) {

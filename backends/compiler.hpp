@@ -87,7 +87,7 @@ CompiledBinary compile(const CompileRequest& request, const std::string& target)
 
     std::size_t size = 0;
     call<Rtc>(Rtc::get_code_size, program, &size);
-    CompiledBinary binary{std::vector<char>(size), target, std::move(log)};
+    CompiledBinary binary{std::vector<char>(size), target, std::move(log), {}};
     call<Rtc>(Rtc::get_code, program, binary.image.data());
     for (const auto& expression : request.name_expressions) {
         const char* lowered = nullptr;

@@ -18,7 +18,7 @@ bool profiling_enabled() noexcept {
     return enabled;
 }
 
-ProfileRange::ProfileRange(const char* name) noexcept : open_(false) {
+ProfileRange::ProfileRange(const char* name) noexcept {
     if (!profiling_enabled()) {
         return;
     }

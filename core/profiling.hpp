@@ -17,7 +17,7 @@ public:
     ProfileRange& operator=(ProfileRange&&) = delete;
 
 private:
-    bool open_;
+    bool open_ = false;
 };
 
 }  // namespace kiln::detail

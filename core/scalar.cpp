@@ -66,7 +66,7 @@ T to_integer(const auto& value, DType target) {
 // Rounding that float to half then rounds as a direct double -> half conversion would: float
 // keeps more than two bits beyond half's precision, and the odd bit records that bits were lost.
 float round_to_odd_float(double value) {
-    float f = static_cast<float>(value);
+    auto f = static_cast<float>(value);
     if (static_cast<double>(f) == value || !std::isfinite(value)) {
         return f;
     }

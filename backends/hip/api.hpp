@@ -8,6 +8,7 @@
 #include <hip/hip_runtime_api.h>
 #include <hip/hiprtc.h>
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -32,7 +33,7 @@ inline hipError_t launch_host_function(hipStream_t stream, std::function<void()>
 }
 
 inline hipError_t function_attributes(FunctionAttributes* out, hipFunction_t function) {
-    const std::pair<int*, hipFunction_attribute> fields[] = {
+    const std::array<std::pair<int*, hipFunction_attribute>, 8> fields{{
         {&out->max_threads_per_block, HIP_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK},
         {&out->num_regs, HIP_FUNC_ATTRIBUTE_NUM_REGS},
         {&out->shared_size_bytes, HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES},
@@ -41,7 +42,7 @@ inline hipError_t function_attributes(FunctionAttributes* out, hipFunction_t fun
         {&out->ptx_version, HIP_FUNC_ATTRIBUTE_PTX_VERSION},
         {&out->binary_version, HIP_FUNC_ATTRIBUTE_BINARY_VERSION},
         {&out->max_dynamic_shared_size_bytes, HIP_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES},
-    };
+    }};
     for (const auto& [field, attribute] : fields) {
         if (const hipError_t rc = hipFuncGetAttribute(field, attribute, function);
             rc != hipSuccess) {

@@ -24,7 +24,7 @@ NativeFunction cached_function(const std::string& source, const std::string& nam
     if (auto found = functions.find(key); found != functions.end()) {
         return found->second;
     }
-    const auto binary = compile_cached({source, name, options, ""});
+    const auto binary = compile_cached({source, name, options, "", {}});
     NativeModule module = backend.load_module(binary.image);
     NativeFunction function = backend.get_function(module, name.c_str());
     functions.emplace(std::move(key), function);

@@ -25,8 +25,8 @@ namespace kiln::detail {
 // What an ElementwiseKernel is: its parsed definition, and its compiled variants per device.
 class ElementwiseState {
 public:
-    ElementwiseState(std::string in_params, std::string out_params, std::string operation,
-                     std::string name, ElementwiseOptions options)
+    ElementwiseState(const std::string& in_params, const std::string& out_params,
+                     std::string operation, std::string name, ElementwiseOptions options)
         : name(std::move(name)), operation(std::move(operation)), options(std::move(options)) {
         if (!is_identifier(this->name)) {
             throw Error("kiln: ElementwiseKernel: '" + this->name +
@@ -282,12 +282,15 @@ std::string generate(const ElementwiseState& k, const Call& call) {
                     offsets += ", _o_" + p.name + " = 0";
                     unravel += "            _o_" + p.name + " += _k * _s_" + p.name + ".v[_d];\n";
                 }
-                const std::string where = call.contiguous ? "_p_" + p.name + " + i * (" + index +
-                                                                ")sizeof(" + declared + ")"
-                                                          : "_p_" + p.name + " + _o_" + p.name;
-                bindings += std::string("        ") + (is_const ? "const " : "") + declared + "& " +
-                            p.name + " = *reinterpret_cast<" + (is_const ? "const " : "") +
-                            declared + "*>(" + where + ");\n";
+                std::string offset = "_o_" + p.name;
+                if (call.contiguous) {
+                    offset = "i * (" + index;
+                    offset.append(")sizeof(").append(declared).append(")");
+                }
+                const std::string qualified = (is_const ? "const " : "") + declared;
+                bindings.append("        ").append(qualified).append("& ").append(p.name);
+                bindings.append(" = *reinterpret_cast<").append(qualified).append("*>(_p_");
+                bindings.append(p.name).append(" + ").append(offset).append(");\n");
                 break;
             }
         }
@@ -295,7 +298,8 @@ std::string generate(const ElementwiseState& k, const Call& call) {
     // Placeholders must be types before the parameter list uses them: template the kernel on
     // nothing, and typedef them at namespace scope under the kernel's own names.
     for (const auto& [placeholder, type] : placeholder_types) {
-        typedefs += "typedef " + type + " " + placeholder + ";\n";
+        typedefs += "typedef " + type;
+        typedefs += " " + placeholder + ";\n";
     }
     std::string source(device_prelude());
     source += R"(
@@ -403,12 +407,11 @@ private:
 
 namespace kiln {
 
-ElementwiseKernel::ElementwiseKernel(std::string in_params, std::string out_params,
+ElementwiseKernel::ElementwiseKernel(const std::string& in_params, const std::string& out_params,
                                      std::string operation, std::string name,
                                      ElementwiseOptions options)
-    : state_(std::make_shared<detail::ElementwiseState>(std::move(in_params), std::move(out_params),
-                                                        std::move(operation), std::move(name),
-                                                        std::move(options))) {}
+    : state_(std::make_shared<detail::ElementwiseState>(in_params, out_params, std::move(operation),
+                                                        std::move(name), std::move(options))) {}
 
 ElementwiseKernel::~ElementwiseKernel() = default;
 ElementwiseKernel::ElementwiseKernel(const ElementwiseKernel&) = default;

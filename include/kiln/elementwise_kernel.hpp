@@ -44,13 +44,14 @@ public:
     // In `operation`, each non-raw parameter name is a reference to its element (const for
     // inputs), `i` is the element's index and `_ind.size()` the element count; raw parameters are
     // indexed by C-order position: `x[i]`.
-    ElementwiseKernel(std::string in_params, std::string out_params, std::string operation,
-                      std::string name = "kernel", ElementwiseOptions options = {});
+    ElementwiseKernel(const std::string& in_params, const std::string& out_params,
+                      std::string operation, std::string name = "kernel",
+                      ElementwiseOptions options = {});
     ~ElementwiseKernel();
-    ElementwiseKernel(const ElementwiseKernel&);
-    ElementwiseKernel& operator=(const ElementwiseKernel&);
-    ElementwiseKernel(ElementwiseKernel&&) noexcept;
-    ElementwiseKernel& operator=(ElementwiseKernel&&) noexcept;
+    ElementwiseKernel(const ElementwiseKernel& other);
+    ElementwiseKernel& operator=(const ElementwiseKernel& other);
+    ElementwiseKernel(ElementwiseKernel&& other) noexcept;
+    ElementwiseKernel& operator=(ElementwiseKernel&& other) noexcept;
 
     // Inputs, then optionally every output (written in place). Returns the first output.
     ndarray operator()(std::initializer_list<Argument> args, const CallOptions& options = {}) const;

@@ -43,7 +43,7 @@ public:
     }
     template <class T>
     requires has_dtype<T> KernelArg(T value)  // NOLINT(google-explicit-constructor)
-        : kind_(Kind::scalar), dtype_(dtype_of<T>) {
+        : dtype_(dtype_of<T>) {
         store(value);
     }
     template <class T>
@@ -59,8 +59,10 @@ public:
     // The scalar's dtype, or the element dtype of an array or typed pointer.
     [[nodiscard]] std::optional<DType> dtype() const noexcept { return dtype_; }
     [[nodiscard]] std::optional<int> device() const noexcept { return device_; }
-    // What the launch passes: a pointer to the value.
-    [[nodiscard]] void* address() const noexcept { return const_cast<std::byte*>(value_.data()); }
+    // What the launch passes: a pointer to the value (launch APIs take non-const pointers).
+    [[nodiscard]] void* address() const noexcept {
+        return const_cast<std::byte*>(value_.data());  // NOLINT(*-const-cast): never written
+    }
 
 private:
     template <class T>
@@ -70,7 +72,7 @@ private:
     }
 
     alignas(16) std::array<std::byte, 16> value_{};
-    Kind kind_;
+    Kind kind_ = Kind::scalar;
     std::optional<DType> dtype_;
     std::optional<int> device_;
 };
@@ -100,10 +102,10 @@ public:
     // `code` holds `extern "C" __global__ void <name>(...)`. Compiled on first use per device.
     RawKernel(std::string code, std::string name, std::vector<std::string> options = {});
     ~RawKernel();
-    RawKernel(const RawKernel&);
-    RawKernel& operator=(const RawKernel&);
-    RawKernel(RawKernel&&) noexcept;
-    RawKernel& operator=(RawKernel&&) noexcept;
+    RawKernel(const RawKernel& other);
+    RawKernel& operator=(const RawKernel& other);
+    RawKernel(RawKernel&& other) noexcept;
+    RawKernel& operator=(RawKernel&& other) noexcept;
 
     // Launches on the current device. When the kernel's signature can be read, arguments are
     // checked against it: a wrong count or type is a TypeError, never garbage.

@@ -5,6 +5,7 @@
 #include <kiln/backend.hpp>
 #include <kiln/device.hpp>
 #include <kiln/event.hpp>
+#include <kiln/kernel_attributes.hpp>
 #include <kiln/stream_view.hpp>
 
 #include <cstddef>
@@ -53,17 +54,7 @@ struct CompiledBinary {
     std::vector<std::pair<std::string, std::string>> lowered_names;
 };
 
-// What the compiler made of one kernel (CuPy's RawKernel attributes).
-struct FunctionAttributes {
-    int max_threads_per_block = 0;
-    int num_regs = 0;
-    int shared_size_bytes = 0;
-    int const_size_bytes = 0;
-    int local_size_bytes = 0;
-    int ptx_version = 0;
-    int binary_version = 0;
-    int max_dynamic_shared_size_bytes = 0;
-};
+using FunctionAttributes = KernelAttributes;
 
 enum class FunctionAttribute { max_dynamic_shared_size_bytes, preferred_shared_memory_carveout };
 

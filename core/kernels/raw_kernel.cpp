@@ -167,11 +167,7 @@ void RawKernel::operator()(Dim3 grid, Dim3 block, std::span<const KernelArg> arg
 }
 
 KernelAttributes RawKernel::attributes() const {
-    const auto& a = module_->function(lookup_name_).attributes;
-    return {a.max_threads_per_block, a.num_regs,
-            a.shared_size_bytes,     a.const_size_bytes,
-            a.local_size_bytes,      a.ptx_version,
-            a.binary_version,        a.max_dynamic_shared_size_bytes};
+    return module_->function(lookup_name_).attributes;
 }
 
 void RawKernel::set_max_dynamic_shared_size_bytes(int bytes) const {

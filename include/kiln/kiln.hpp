@@ -11,6 +11,7 @@
 #include <kiln/error.hpp>
 #include <kiln/event.hpp>
 #include <kiln/graph.hpp>
+#include <kiln/kernel_attributes.hpp>
 #include <kiln/memory_pool.hpp>
 #include <kiln/memory_resource.hpp>
 #include <kiln/ndarray.hpp>

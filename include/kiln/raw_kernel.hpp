@@ -3,6 +3,7 @@
 #pragma once
 
 #include <kiln/dtype.hpp>
+#include <kiln/kernel_attributes.hpp>
 #include <kiln/ndarray.hpp>
 #include <kiln/stream_view.hpp>
 
@@ -83,18 +84,6 @@ struct LaunchOptions {
     // All blocks resident at once (CUDA's cooperative launch); a 1-D grid is clamped to what
     // fits, as CuPy does.
     bool cooperative = false;
-};
-
-// What the compiler made of the kernel for the current device.
-struct KernelAttributes {
-    int max_threads_per_block = 0;
-    int num_regs = 0;
-    int shared_size_bytes = 0;
-    int const_size_bytes = 0;
-    int local_size_bytes = 0;
-    int ptx_version = 0;
-    int binary_version = 0;
-    int max_dynamic_shared_size_bytes = 0;
 };
 
 class RawKernel {

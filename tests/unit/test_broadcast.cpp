@@ -26,6 +26,7 @@
 //       (base((5, 6), np.int32)[::-2, ::3], (2, 3, 2)), (base((2, 3), np.int64), (2, 3)),
 //       (base((3, 1), np.int64)[::2], (2, 1)), (base((2, 1, 3), np.float32, 'F'), (4, 2, 5, 3))]])
 #include "core/layout.hpp"
+#include "tests/support/expect_error.hpp"
 
 #include <kiln/error.hpp>
 #include <kiln/shape.hpp>
@@ -46,16 +47,7 @@ std::string describe(const Layout& layout) {
            kiln::to_string(layout.strides) + " offset " + std::to_string(layout.offset);
 }
 
-// Runs `call`, which must throw Exception with exactly `message`.
-template <typename Exception, typename Call>
-void expect_error(Call call, const std::string& message) {
-    try {
-        call();
-        ADD_FAILURE() << "no exception; expected: " << message;
-    } catch (const Exception& e) {
-        EXPECT_EQ(std::string(e.what()), message);
-    }
-}
+using kiln::test::expect_error;
 
 TEST(Shape, ToStringPrintsAPythonTuple) {
     EXPECT_EQ(kiln::to_string(Shape{}), "()");

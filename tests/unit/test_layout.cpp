@@ -125,6 +125,7 @@
 //       rows.append(f"{lay(x)}, {x.itemsize}, {low}, {high}")
 //   emit("byte_extent", rows)
 #include "core/layout.hpp"
+#include "tests/support/expect_error.hpp"
 
 #include <kiln/error.hpp>
 
@@ -156,16 +157,7 @@ std::string describe(const std::optional<Layout>& layout) {
     return layout ? describe(*layout) : "a copy";
 }
 
-// Runs `call`, which must throw Exception with exactly `message`.
-template <typename Exception, typename Call>
-void expect_error(Call call, const std::string& message) {
-    try {
-        call();
-        ADD_FAILURE() << "no exception; expected: " << message;
-    } catch (const Exception& e) {
-        EXPECT_EQ(std::string(e.what()), message);
-    }
-}
+using kiln::test::expect_error;
 
 struct SizeCase {
     Shape shape;

@@ -42,7 +42,6 @@ TEST(Backend, CompiledBackendsFollowTheBuildConfiguration) {
 // last one is an Error that gives the valid range.
 TEST(Device, MissingDeviceOrBadIndexIsAClearError) {
     const int count = kiln::device_count();
-    ASSERT_GE(count, 0);
     if (count == 0) {
         EXPECT_FALSE(kiln::no_device_reason().empty());
         if (!kiln::compiled_backends().empty()) {

@@ -18,6 +18,7 @@
 #include <kiln/pool_resource.hpp>
 #include <kiln/raw_kernel.hpp>
 #include <kiln/raw_module.hpp>
+#include <kiln/reduction_kernel.hpp>
 #include <kiln/resource_adaptors.hpp>
 #include <kiln/scalar.hpp>
 #include <kiln/shape.hpp>

@@ -1,0 +1,36 @@
+// A ReductionKernel's definition, parsed and checked where the kernel is built: its parameter
+// lists, expressions and reduce type(s).
+#pragma once
+
+#include "param_spec.hpp"
+
+#include <string>
+#include <vector>
+
+namespace kiln::detail {
+
+// What a ReductionKernel is, as written.
+struct ReductionDefinition {
+    std::string name;
+    std::string map_expr;
+    std::string reduce_expr;
+    std::string post_map_expr;
+    std::string identity;  // empty: none
+    std::vector<ParamSpec> in;
+    std::vector<ParamSpec> out;
+    // `reduce_type` split at commas and trimmed; one entry per output when it was empty.
+    std::vector<std::string> reduce_types;
+    std::string preamble;
+};
+
+// Parses and checks a definition. Throws Error or TypeError naming the kernel for an invalid
+// name, a malformed or raw parameter, no outputs, or a reduce_type entry that is neither a dtype
+// name, the C type of one, nor a placeholder the parameters use (see ReductionOptions).
+[[nodiscard]] ReductionDefinition define_reduction(const std::string& in_params,
+                                                   const std::string& out_params,
+                                                   std::string map_expr, std::string reduce_expr,
+                                                   std::string post_map_expr, std::string identity,
+                                                   std::string name, const std::string& reduce_type,
+                                                   std::string preamble);
+
+}  // namespace kiln::detail

@@ -1,0 +1,489 @@
+#include "../backend.hpp"
+#include "../codegen/module_cache.hpp"
+#include "../layout.hpp"
+#include "../profiling.hpp"
+#include "argument_pack.hpp"
+#include "collapse.hpp"
+#include "reduction_source.hpp"
+#include "type_binding.hpp"
+
+#include <kiln/device.hpp>
+#include <kiln/error.hpp>
+#include <kiln/reduction_kernel.hpp>
+#include <kiln/stream.hpp>
+
+#include <algorithm>
+#include <array>
+#include <limits>
+#include <map>
+#include <mutex>
+#include <string>
+
+namespace kiln::detail {
+
+// What a ReductionKernel is: its definition, and its compiled variants per device.
+class ReductionState {
+public:
+    ReductionState(ReductionDefinition definition, ReductionOptions options)
+        : k(std::move(definition)), options(std::move(options)) {}
+
+    [[nodiscard]] std::string prefix() const { return "kiln: ReductionKernel '" + k.name + "': "; }
+
+    ReductionDefinition k;
+    ReductionOptions options;
+
+    // Compiled variants: (device, variant key) -> the two functions.
+    struct Functions {
+        NativeFunction reduce = nullptr;
+        NativeFunction finish = nullptr;
+    };
+    std::mutex mutex;
+    std::map<std::pair<int, std::string>, Functions, std::less<>> variants;
+};
+
+namespace {
+
+// One call, laid out: the output axes first, then the reduced ones, each group collapsed.
+struct Plan {
+    ReductionVariant variant;
+    std::vector<ndarray> inputs;  // per in param; empty for scalars
+    std::vector<std::array<std::byte, 16>> scalars;
+    std::vector<Strides> in_out_strides;  // per in param over the output axes
+    std::vector<Strides> in_reduce_strides;
+    std::vector<ndarray> outputs;
+    std::vector<Strides> out_strides;
+    Shape out_shape;  // collapsed, at least one axis
+    Shape reduce_shape;
+    std::int64_t m = 0;                 // output elements
+    std::int64_t n = 0;                 // elements reduced into each
+    bool reduction_contiguous = false;  // the first array input's innermost reduced stride is 1
+};
+
+DType reduce_dtype(const ReductionState& s, const std::string& type,
+                   const std::map<std::string, DType, std::less<>>& binding) {
+    if (auto found = binding.find(type); found != binding.end()) {
+        return found->second;
+    }
+    for (std::size_t d = 0; d < dtype_traits.size(); ++d) {
+        if (dtype_traits.at(d).name == type || dtype_traits.at(d).c_type == type) {
+            return static_cast<DType>(d);
+        }
+    }
+    throw TypeError(s.prefix() + "reduce_type '" + type + "' is not bound by the arguments");
+}
+
+// The normalized, sorted axes to reduce; throws IndexError or Error naming the kernel.
+std::vector<bool> reduced_axes(const ReductionState& s, const Axis& axis, std::size_t ndim) {
+    std::vector<bool> reduced(ndim, axis.all());
+    for (const int given : axis.axes()) {
+        const auto rank = static_cast<int>(ndim);
+        if (given < -rank || given >= rank) {
+            throw IndexError(s.prefix() + "axis " + std::to_string(given) +
+                             " is out of bounds for an array of dimension " + std::to_string(ndim));
+        }
+        const auto a = static_cast<std::size_t>(given < 0 ? given + rank : given);
+        if (reduced[a]) {
+            throw Error(s.prefix() + "axis " + std::to_string(given) + " is repeated");
+        }
+        reduced[a] = true;
+    }
+    return reduced;
+}
+
+std::vector<ndarray> given_outputs(const ReductionState& s, std::span<const Argument> args,
+                                   const ReductionCallOptions& options) {
+    const std::size_t nin = s.k.in.size();
+    const std::size_t nout = s.k.out.size();
+    if (args.size() != nin && args.size() != nin + nout) {
+        throw TypeError(s.prefix() + "takes " + std::to_string(nin) + " inputs (then " +
+                        std::to_string(nout) + " outputs, optionally), got " +
+                        std::to_string(args.size()) + " arguments");
+    }
+    std::vector<ndarray> out;
+    for (std::size_t a = nin; a < args.size(); ++a) {
+        const auto* array = std::get_if<ndarray>(&args[a]);
+        if (array == nullptr) {
+            throw TypeError(s.prefix() + "output '" + s.k.out[a - nin].name +
+                            "' must be an ndarray, got a scalar");
+        }
+        out.push_back(*array);
+    }
+    if (!options.out.empty()) {
+        if (!out.empty()) {
+            throw TypeError(s.prefix() + "outputs were given both as arguments and as out=");
+        }
+        if (options.out.size() != nout) {
+            throw TypeError(s.prefix() + "out= holds " + std::to_string(options.out.size()) +
+                            " arrays but the kernel has " + std::to_string(nout) + " outputs");
+        }
+        out = options.out;
+    }
+    return out;
+}
+
+Plan prepare(const ReductionState& s, std::span<const Argument> args,
+             const ReductionCallOptions& options) {
+    const auto& k = s.k;
+    const std::size_t nin = k.in.size();
+    const std::vector<ndarray> given = given_outputs(s, args, options);
+
+    std::vector<ArgumentType> in_types;
+    std::vector<ArgumentType> out_types;
+    in_types.reserve(nin);
+    out_types.reserve(given.size());
+    for (std::size_t a = 0; a < nin; ++a) {
+        if (const auto* array = std::get_if<ndarray>(&args[a])) {
+            in_types.push_back({ArgumentType::array, array->dtype()});
+        } else {
+            in_types.push_back({ArgumentType::scalar, std::get<Scalar>(args[a]).dtype()});
+        }
+    }
+    for (const auto& o : given) {
+        out_types.push_back({ArgumentType::array, o.dtype()});
+    }
+    const auto binding = bind_types(k.name, k.in, k.out, in_types, out_types);
+
+    Plan plan;
+    auto& v = plan.variant;
+    const int device = backend().current_device();
+    std::vector<Shape> shapes;
+    for (std::size_t p = 0; p < nin; ++p) {
+        const DType dtype = resolved_dtype(k.in[p], binding);
+        v.in_dtypes.push_back(dtype);
+        const auto* array = std::get_if<ndarray>(&args[p]);
+        v.in_scalar.push_back(array == nullptr);
+        plan.scalars.push_back(array == nullptr ? std::get<Scalar>(args[p]).bytes_as(dtype)
+                                                : std::array<std::byte, 16>{});
+        plan.inputs.push_back(array == nullptr ? ndarray() : *array);
+        if (array != nullptr) {
+            if (array->dtype() != dtype) {
+                throw TypeError(s.prefix() + "input '" + k.in[p].name + "' is " +
+                                std::string(name(array->dtype())) + " but must be " +
+                                std::string(name(dtype)));
+            }
+            if (array->device() != device) {
+                throw Error(s.prefix() + "input '" + k.in[p].name + "' is on device " +
+                            std::to_string(array->device()) + " but the kernel runs on device " +
+                            std::to_string(device));
+            }
+            shapes.push_back(array->shape());
+        }
+    }
+    for (const auto& p : k.out) {
+        v.out_dtypes.push_back(resolved_dtype(p, binding));
+    }
+    for (const auto& type : k.reduce_types) {
+        v.reduce_dtypes.push_back(reduce_dtype(s, type, binding));
+    }
+
+    Shape shape;
+    try {
+        shape = broadcast_shapes(shapes);
+    } catch (const ShapeError&) {
+        std::string list;
+        for (const auto& each : shapes) {
+            list += " " + to_string(each);
+        }
+        throw ShapeError(s.prefix() + "inputs could not be broadcast together with shapes" + list);
+    }
+    (void)checked_size(shape, 1, k.name);
+    const std::vector<bool> reduced = reduced_axes(s, options.axis, shape.size());
+
+    // The result's shape, and the axes it keeps.
+    Shape out_shape;
+    Shape kept_shape;
+    Shape reduce_shape;
+    for (std::size_t a = 0; a < shape.size(); ++a) {
+        if (!reduced[a]) {
+            out_shape.push_back(shape[a]);
+            kept_shape.push_back(shape[a]);
+        } else {
+            reduce_shape.push_back(shape[a]);
+            if (options.keepdims) {
+                out_shape.push_back(1);
+            }
+        }
+    }
+    plan.m = checked_size(kept_shape, 1);
+    plan.n = checked_size(reduce_shape, 1);
+    if (plan.n == 0 && plan.m > 0 && k.identity.empty()) {
+        throw Error(s.prefix() + "cannot reduce zero elements: the kernel has no identity");
+    }
+
+    // Outputs: check the given ones, allocate the missing ones.
+    for (std::size_t o = 0; o < k.out.size(); ++o) {
+        if (given.empty()) {
+            plan.outputs.push_back(empty(out_shape, v.out_dtypes[o]));
+            continue;
+        }
+        const ndarray& out = given[o];
+        if (out.dtype() != v.out_dtypes[o]) {
+            throw TypeError(s.prefix() + "output '" + k.out[o].name + "' is " +
+                            std::string(name(out.dtype())) + " but must be " +
+                            std::string(name(v.out_dtypes[o])));
+        }
+        if (out.shape() != out_shape) {
+            throw ShapeError(s.prefix() + "output '" + k.out[o].name + "' has shape " +
+                             to_string(out.shape()) + " but the result's shape is " +
+                             to_string(out_shape));
+        }
+        if (out.device() != device) {
+            throw Error(s.prefix() + "output '" + k.out[o].name + "' is on device " +
+                        std::to_string(out.device()) + " but the kernel runs on device " +
+                        std::to_string(device));
+        }
+        plan.outputs.push_back(out);
+    }
+
+    // Strides per group: inputs broadcast to the full shape, outputs over the kept axes.
+    std::vector<Strides> kept_strides;
+    std::vector<Strides> reduce_strides;
+    std::int64_t extent = 0;
+    for (std::size_t p = 0; p < nin; ++p) {
+        if (v.in_scalar[p]) {
+            continue;
+        }
+        const ndarray& in = plan.inputs[p];
+        const auto layout = broadcast_to({in.shape(), in.strides(), 0}, shape, in.itemsize());
+        Strides kept;
+        Strides red;
+        for (std::size_t a = 0; a < shape.size(); ++a) {
+            (reduced[a] ? red : kept).push_back(layout.strides[a]);
+        }
+        kept_strides.push_back(std::move(kept));
+        reduce_strides.push_back(std::move(red));
+        const auto [low, high] = byte_extent(layout, in.itemsize());
+        extent = std::max({extent, -low, high});
+    }
+    for (const auto& out : plan.outputs) {
+        Strides kept;
+        for (std::size_t a = 0, axis = 0; a < shape.size(); ++a) {
+            if (!reduced[a]) {
+                kept.push_back(out.strides()[axis]);
+            }
+            axis += (!reduced[a] || options.keepdims) ? 1 : 0;
+        }
+        kept_strides.push_back(std::move(kept));
+        const auto [low, high] = byte_extent({out.shape(), out.strides(), 0}, out.itemsize());
+        extent = std::max({extent, -low, high});
+    }
+    Collapsed out_group = s.options.reduce_dims ? collapse_dims(kept_shape, kept_strides)
+                                                : Collapsed{kept_shape, kept_strides};
+    Collapsed reduce_group = s.options.reduce_dims ? collapse_dims(reduce_shape, reduce_strides)
+                                                   : Collapsed{reduce_shape, reduce_strides};
+    // A group without axes indexes one element: give it one axis of extent 1.
+    auto at_least_one_axis = [](Collapsed& group) {
+        if (group.shape.empty()) {
+            group.shape = {1};
+            for (auto& strides : group.strides) {
+                strides = {0};
+            }
+        }
+    };
+    at_least_one_axis(out_group);
+    at_least_one_axis(reduce_group);
+    plan.out_shape = std::move(out_group.shape);
+    plan.reduce_shape = std::move(reduce_group.shape);
+    v.out_ndim = plan.out_shape.size();
+    v.reduce_ndim = plan.reduce_shape.size();
+    std::size_t a = 0;
+    for (std::size_t p = 0; p < nin; ++p) {
+        if (v.in_scalar[p]) {
+            plan.in_out_strides.emplace_back();
+            plan.in_reduce_strides.emplace_back();
+            continue;
+        }
+        if (!plan.reduction_contiguous && a == 0) {
+            plan.reduction_contiguous = reduce_group.strides[a].back() ==
+                                        static_cast<std::int64_t>(itemsize(v.in_dtypes[p]));
+        }
+        plan.in_out_strides.push_back(std::move(out_group.strides[a]));
+        plan.in_reduce_strides.push_back(std::move(reduce_group.strides[a]));
+        ++a;
+    }
+    for (std::size_t o = 0; o < plan.outputs.size(); ++o) {
+        plan.out_strides.push_back(std::move(out_group.strides[a + o]));
+    }
+    constexpr std::int64_t limit32 = std::numeric_limits<std::int32_t>::max();
+    v.index32 = plan.m * std::max<std::int64_t>(plan.n, 1) < limit32 && extent < limit32;
+    return plan;
+}
+
+std::int64_t next_power_of_two(std::int64_t n) {
+    std::int64_t p = 1;
+    while (p < n) {
+        p *= 2;
+    }
+    return p;
+}
+
+// How a call spreads over the GPU: threads per output, their order, and the reduction split into
+// chunks over blocks so that no long reduction runs on a single block.
+struct Strategy {
+    int lanes = 1;
+    bool lanes_fast = true;  // lanes are adjacent threads (the reduction is contiguous)
+    std::int64_t blocks = 1;
+    std::int64_t split = 1;
+    std::int64_t chunk = 0;
+};
+
+Strategy choose_strategy(const Plan& plan, int multiprocessors) {
+    constexpr std::int64_t block = reduction_block;
+    Strategy s;
+    if (plan.reduction_contiguous || plan.m == 1) {
+        s.lanes = static_cast<int>(std::min(block, next_power_of_two(plan.n)));
+    } else {
+        // A thread per output when there are many: neighbouring threads read neighbours.
+        s.lanes = static_cast<int>(std::max<std::int64_t>(1, block / next_power_of_two(plan.m)));
+        s.lanes_fast = false;
+    }
+    const std::int64_t groups = block / s.lanes;
+    constexpr std::int64_t max_grid_x = std::numeric_limits<std::int32_t>::max();
+    s.blocks = std::min((plan.m + groups - 1) / groups, max_grid_x);
+    // Enough blocks to fill the device once; each keeps every lane busy for a while.
+    const std::int64_t wanted = std::int64_t{multiprocessors} * (2048 / block);
+    constexpr std::int64_t min_per_lane = 16;
+    constexpr std::int64_t max_grid_y = 65535;
+    if (s.blocks < wanted) {
+        const std::int64_t by_work = std::max<std::int64_t>(1, plan.n / (s.lanes * min_per_lane));
+        s.split = std::min({(wanted + s.blocks - 1) / s.blocks, by_work, max_grid_y});
+    }
+    s.chunk = std::max<std::int64_t>(1, (plan.n + s.split - 1) / s.split);
+    s.split = std::max<std::int64_t>(1, (plan.n + s.chunk - 1) / s.chunk);
+    return s;
+}
+
+void pack_outputs(ArgumentPack& pack, const Plan& plan) {
+    for (std::size_t o = 0; o < plan.outputs.size(); ++o) {
+        pack.push(plan.outputs[o].data());
+        pack.push_dims(plan.out_strides[o], plan.variant.out_ndim);
+    }
+}
+
+}  // namespace
+
+}  // namespace kiln::detail
+
+namespace kiln {
+
+ReductionKernel::ReductionKernel(const std::string& in_params, const std::string& out_params,
+                                 std::string map_expr, std::string reduce_expr,
+                                 std::string post_map_expr, std::string identity, std::string name,
+                                 const ReductionOptions& options)
+    : state_(std::make_shared<detail::ReductionState>(
+          detail::define_reduction(in_params, out_params, std::move(map_expr),
+                                   std::move(reduce_expr), std::move(post_map_expr),
+                                   std::move(identity), std::move(name), options.reduce_type,
+                                   options.preamble),
+          options)) {}
+
+ReductionKernel::~ReductionKernel() = default;
+ReductionKernel::ReductionKernel(const ReductionKernel&) = default;
+ReductionKernel& ReductionKernel::operator=(const ReductionKernel&) = default;
+ReductionKernel::ReductionKernel(ReductionKernel&&) noexcept = default;
+ReductionKernel& ReductionKernel::operator=(ReductionKernel&&) noexcept = default;
+
+const std::string& ReductionKernel::name() const noexcept {
+    return state_->k.name;
+}
+
+ndarray ReductionKernel::operator()(std::initializer_list<Argument> args,
+                                    const ReductionCallOptions& options) const {
+    if (state_->k.out.size() != 1) {
+        throw TypeError(state_->prefix() + "has " + std::to_string(state_->k.out.size()) +
+                        " outputs; call outputs() to get them all");
+    }
+    return outputs(std::span<const Argument>(args.begin(), args.size()), options).front();
+}
+
+std::string ReductionKernel::source(std::span<const Argument> args,
+                                    const ReductionCallOptions& options) const {
+    return detail::reduction_source(state_->k, detail::prepare(*state_, args, options).variant);
+}
+
+std::vector<ndarray> ReductionKernel::outputs(std::span<const Argument> args,
+                                              const ReductionCallOptions& options) const {
+    auto& s = *state_;
+    const StreamView stream = options.stream.value_or(current_stream());
+    // Outputs and partials are allocated in the launch stream's order.
+    const StreamGuard guard(stream);
+    const detail::Plan plan = detail::prepare(s, args, options);
+    if (plan.m == 0) {
+        return plan.outputs;
+    }
+    auto& gpu = detail::backend();
+    std::pair<int, std::string> key{gpu.current_device(), detail::variant_key(plan.variant)};
+    detail::ReductionState::Functions functions;
+    {
+        const std::scoped_lock lock(s.mutex);
+        if (auto found = s.variants.find(key); found != s.variants.end()) {
+            functions = found->second;
+        }
+    }
+    if (functions.reduce == nullptr) {
+        const std::string source = detail::reduction_source(s.k, plan.variant);
+        functions.reduce = detail::cached_function(source, s.k.name, s.options.options);
+        functions.finish =
+            detail::cached_function(source, detail::finish_name(s.k), s.options.options);
+        const std::scoped_lock lock(s.mutex);
+        s.variants.emplace(std::move(key), functions);
+    }
+
+    const auto strategy =
+        detail::choose_strategy(plan, Device::current().properties().multiprocessor_count);
+    const auto& v = plan.variant;
+    ndarray partials;
+    if (strategy.split > 1) {
+        const auto bytes = static_cast<std::int64_t>(detail::reduce_type_size(v.reduce_dtypes));
+        partials = empty({plan.m * strategy.split * bytes}, uint8);
+    }
+    const detail::ProfileRange range(s.k.name.c_str());
+    detail::ArgumentPack pack;
+    pack.push(static_cast<long long>(plan.m));
+    pack.push(static_cast<long long>(plan.n));
+    pack.push(static_cast<long long>(strategy.chunk));
+    pack.push(strategy.lanes);
+    pack.push(static_cast<int>(strategy.lanes_fast));
+    void* const partial = strategy.split > 1 ? partials.data() : nullptr;
+    pack.push(partial);
+    pack.push_dims(plan.out_shape, v.out_ndim);
+    pack.push_dims(plan.reduce_shape, v.reduce_ndim);
+    for (std::size_t p = 0; p < s.k.in.size(); ++p) {
+        if (v.in_scalar[p]) {
+            pack.push_bytes(plan.scalars[p].data(), itemsize(v.in_dtypes[p]));
+            continue;
+        }
+        pack.push(plan.inputs[p].data());
+        pack.push_dims(plan.in_out_strides[p], v.out_ndim);
+        pack.push_dims(plan.in_reduce_strides[p], v.reduce_ndim);
+    }
+    detail::pack_outputs(pack, plan);
+    constexpr unsigned block = detail::reduction_block;
+    gpu.launch(functions.reduce,
+               {{static_cast<unsigned>(strategy.blocks), static_cast<unsigned>(strategy.split), 1},
+                {block, 1, 1},
+                0,
+                stream.native()},
+               pack.pointers());
+    if (strategy.split > 1) {
+        const int lanes = static_cast<int>(
+            std::min<std::int64_t>(block, detail::next_power_of_two(strategy.split)));
+        const std::int64_t groups = block / lanes;
+        constexpr std::int64_t max_grid_x = std::numeric_limits<std::int32_t>::max();
+        const std::int64_t blocks = std::min((plan.m + groups - 1) / groups, max_grid_x);
+        detail::ArgumentPack finish;
+        finish.push(static_cast<long long>(plan.m));
+        finish.push(static_cast<long long>(plan.n));
+        finish.push(static_cast<long long>(strategy.split));
+        finish.push(lanes);
+        finish.push(partial);
+        finish.push_dims(plan.out_shape, v.out_ndim);
+        detail::pack_outputs(finish, plan);
+        gpu.launch(functions.finish,
+                   {{static_cast<unsigned>(blocks), 1, 1}, {block, 1, 1}, 0, stream.native()},
+                   finish.pointers());
+    }
+    return plan.outputs;
+}
+
+}  // namespace kiln

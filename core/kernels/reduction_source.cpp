@@ -1,0 +1,324 @@
+#include "reduction_source.hpp"
+
+#include "../codegen/device_prelude.hpp"
+
+#include <algorithm>
+#include <initializer_list>
+#include <map>
+#include <string_view>
+
+namespace kiln::detail {
+
+namespace {
+
+// Concatenates pieces of generated code with one allocation.
+std::string cat(std::initializer_list<std::string_view> pieces) {
+    std::string out;
+    for (const auto piece : pieces) {
+        out += piece;
+    }
+    return out;
+}
+
+std::string index_type(const ReductionVariant& v) {
+    return v.index32 ? "int" : "long long";
+}
+
+// Adds `offset += position * strides[d]` for every axis of `shape`, unravelling `position`
+// (C order) into the axes of the rank-`ndim` shape. One statement block.
+std::string unravel(const std::string& index, const std::string& position, const std::string& shape,
+                    std::size_t ndim,
+                    const std::vector<std::pair<std::string, std::string>>& offset_strides) {
+    std::string code = "{ " + index + " _r = " + position + ";";
+    for (std::size_t d = ndim; d-- > 0;) {
+        const std::string at = ".v[" + std::to_string(d) + "]";
+        std::string step = "_r";
+        if (d > 0) {
+            code += cat({" const ", index, " _k", std::to_string(d), " = _r % (", index, ")", shape,
+                         at, "; _r /= (", index, ")", shape, at, ";"});
+            step = "_k" + std::to_string(d);
+        }
+        for (const auto& [offset, strides] : offset_strides) {
+            code += cat({" ", offset, " += ", step, " * (", index, ")", strides, at, ";"});
+        }
+    }
+    return code + " }";
+}
+
+std::string type_of(const ParamSpec& p, DType dtype) {
+    return p.dtype ? std::string(c_type(dtype)) : p.placeholder;
+}
+
+std::string dims(std::size_t n) {
+    return "_kiln_dims<" + std::to_string(n) + ">";
+}
+
+// Folds `_v` into the running `_acc`.
+std::string accumulate(const ReductionDefinition& k) {
+    if (!k.identity.empty()) {
+        return "_acc = _kiln_reduce(_acc, _v);";
+    }
+    return "if (_have) { _acc = _kiln_reduce(_acc, _v); } else { _acc = _v; _have = true; }";
+}
+
+std::string start_accumulator(const ReductionDefinition& k) {
+    if (!k.identity.empty()) {
+        return "_type_reduce _acc = _type_reduce(" + k.identity + ");";
+    }
+    return "_type_reduce _acc; bool _have = false;";
+}
+
+std::string share_accumulator(const ReductionDefinition& k) {
+    return k.identity.empty() ? "_sh[_tid] = _acc; _kiln_have[_tid] = _have;" : "_sh[_tid] = _acc;";
+}
+
+std::string block_reduce_call(const ReductionDefinition& k, const std::string& step) {
+    return std::string("_kiln_block_reduce(_sh, ") + (k.identity.empty() ? "_kiln_have, " : "") +
+           "_tid, _lane, _lanes, " + step + ");";
+}
+
+// Binds the outputs at output position `_o` and runs post_map_expr on `a`.
+std::string post_map(const ReductionDefinition& k, const ReductionVariant& v) {
+    const std::string index = index_type(v);
+    std::string code = "const _type_reduce& a = _sh[_tid];\n";
+    std::vector<std::pair<std::string, std::string>> offsets;
+    for (const auto& p : k.out) {
+        code += "                " + index + " _ob_" + p.name + " = 0;\n";
+        offsets.emplace_back("_ob_" + p.name, "_os_" + p.name);
+    }
+    code += "                " + unravel(index, "_o", "_oshape", v.out_ndim, offsets) + "\n";
+    for (std::size_t o = 0; o < k.out.size(); ++o) {
+        const auto& p = k.out[o];
+        const std::string type = type_of(p, v.out_dtypes[o]);
+        code += cat({"                ", type, "& ", p.name, " = *reinterpret_cast<", type,
+                     "*>(_p_", p.name, " + _ob_", p.name, ");\n"});
+    }
+    return code + "                " + k.post_map_expr + ";\n";
+}
+
+std::string output_params(const ReductionDefinition& k, const ReductionVariant& v) {
+    std::string params;
+    for (const auto& p : k.out) {
+        params += ", char* _p_" + p.name + ", " + dims(v.out_ndim) + " _os_" + p.name;
+    }
+    return params;
+}
+
+std::string shared_storage(const ReductionDefinition& k) {
+    std::string code =
+        "    __shared__ _kiln_storage _kiln_smem[(" + std::to_string(reduction_block) +
+        " * sizeof(_type_reduce) + 15) / 16];\n"
+        "    _type_reduce* const _sh = reinterpret_cast<_type_reduce*>(_kiln_smem);\n";
+    if (k.identity.empty()) {
+        code += "    __shared__ bool _kiln_have[" + std::to_string(reduction_block) + "];\n";
+    }
+    return code;
+}
+
+std::string common_definitions(const ReductionDefinition& k, const ReductionVariant& v) {
+    std::map<std::string, std::string> placeholders;
+    for (std::size_t p = 0; p < k.in.size(); ++p) {
+        if (!k.in[p].dtype) {
+            placeholders[k.in[p].placeholder] = c_type(v.in_dtypes[p]);
+        }
+    }
+    for (std::size_t p = 0; p < k.out.size(); ++p) {
+        if (!k.out[p].dtype) {
+            placeholders[k.out[p].placeholder] = c_type(v.out_dtypes[p]);
+        }
+    }
+    std::string code(device_prelude());
+    for (const auto& [placeholder, type] : placeholders) {
+        code += cat({"typedef ", type, " ", placeholder, ";\n"});
+    }
+    if (v.reduce_dtypes.size() == 1) {
+        code += "typedef " + std::string(c_type(v.reduce_dtypes[0])) + " _type_reduce;\n";
+    } else {
+        std::string members;
+        std::string arguments;
+        std::string inits;
+        for (std::size_t m = 0; m < v.reduce_dtypes.size(); ++m) {
+            const std::string type(c_type(v.reduce_dtypes[m]));
+            const std::string member = "_" + std::to_string(m);
+            members += cat({"    ", type, " ", member, ";\n"});
+            arguments += (m == 0 ? "" : ", ") + type + " _v" + std::to_string(m);
+            inits += (m == 0 ? "" : ", ") + member + "(_v" + std::to_string(m) + ")";
+        }
+        code += "struct _type_reduce {\n" + members +
+                "    __device__ _type_reduce() {}\n    __device__ _type_reduce(" + arguments +
+                ") : " + inits + " {}\n};\n";
+    }
+    code += "static_assert(sizeof(_type_reduce) == " +
+            std::to_string(reduce_type_size(v.reduce_dtypes)) +
+            ", \"kiln: _type_reduce must match the host's layout\");\n";
+    code += k.preamble + "\n";
+    code += R"(template <int N> struct _kiln_dims { long long v[N]; };
+struct _kiln_index { long long n; __device__ long long size() const { return n; } };
+struct alignas(16) _kiln_storage { unsigned char bytes[16]; };
+__device__ __forceinline__ _type_reduce _kiln_reduce(const _type_reduce& a, const _type_reduce& b) {
+    return _type_reduce()" +
+            k.reduce_expr + R"();
+}
+)";
+    // Folds each output's `lanes` values into its lane 0; lanes `step` threads apart.
+    if (k.identity.empty()) {
+        code +=
+            R"(__device__ __forceinline__ void _kiln_block_reduce(_type_reduce* _sh, bool* _have, int _tid, int _lane, int _lanes, int _step) {
+    for (int _s = _lanes / 2; _s > 0; _s >>= 1) {
+        __syncthreads();
+        const int _other = _tid + _s * _step;
+        if (_lane < _s && _have[_other]) {
+            _sh[_tid] = _have[_tid] ? _kiln_reduce(_sh[_tid], _sh[_other]) : _sh[_other];
+            _have[_tid] = true;
+        }
+    }
+}
+)";
+    } else {
+        code +=
+            R"(__device__ __forceinline__ void _kiln_block_reduce(_type_reduce* _sh, int _tid, int _lane, int _lanes, int _step) {
+    for (int _s = _lanes / 2; _s > 0; _s >>= 1) {
+        __syncthreads();
+        if (_lane < _s) { _sh[_tid] = _kiln_reduce(_sh[_tid], _sh[_tid + _s * _step]); }
+    }
+}
+)";
+    }
+    return code;
+}
+
+std::string main_kernel(const ReductionDefinition& k, const ReductionVariant& v) {
+    const std::string index = index_type(v);
+    std::string params =
+        "long long _m, long long _n, long long _chunk, int _lanes, "
+        "int _lanes_fast, char* _partial, " +
+        dims(v.out_ndim) + " _oshape, " + dims(v.reduce_ndim) + " _rshape";
+    std::string base_offsets;
+    std::string element_offsets;
+    std::string bindings;
+    std::vector<std::pair<std::string, std::string>> out_strides;
+    std::vector<std::pair<std::string, std::string>> reduce_strides;
+    for (std::size_t p = 0; p < k.in.size(); ++p) {
+        const auto& spec = k.in[p];
+        const std::string type = type_of(spec, v.in_dtypes[p]);
+        if (v.in_scalar[p]) {
+            params += ", const " + type + " " + spec.name;
+            continue;
+        }
+        params += ", char* _p_" + spec.name + ", " + dims(v.out_ndim) + " _os_" + spec.name + ", " +
+                  dims(v.reduce_ndim) + " _rs_" + spec.name;
+        base_offsets += "            " + index + " _ob_" + spec.name + " = 0;\n";
+        element_offsets +=
+            "                " + index + " _e_" + spec.name + " = _ob_" + spec.name + ";\n";
+        out_strides.emplace_back("_ob_" + spec.name, "_os_" + spec.name);
+        reduce_strides.emplace_back("_e_" + spec.name, "_rs_" + spec.name);
+        const std::string qualified = (spec.non_const ? "" : "const ") + type;
+        bindings += cat({"                ", qualified, "& ", spec.name, " = *reinterpret_cast<",
+                         qualified, "*>(_p_", spec.name, " + _e_", spec.name, ");\n"});
+    }
+    params += output_params(k, v);
+
+    std::string code = "extern \"C\" __global__ void " + k.name + "(" + params + ") {\n";
+    code += shared_storage(k);
+    code += "    const _kiln_index _in_ind{_m * _n};\n    const _kiln_index _out_ind{_m};\n";
+    code += "    const int _tid = threadIdx.x;\n    const int _groups = blockDim.x / _lanes;\n";
+    code += "    const int _lane = _lanes_fast ? _tid % _lanes : _tid / _groups;\n";
+    code += "    const int _group = _lanes_fast ? _tid / _lanes : _tid % _groups;\n";
+    code += "    const " + index + " _begin = (" + index + ")blockIdx.y * (" + index + ")_chunk;\n";
+    code += "    const " + index + " _end = _n - _begin < _chunk ? (" + index + ")_n : _begin + (" +
+            index + ")_chunk;\n";
+    code += "    for (" + index + " _first = (" + index + ")blockIdx.x * _groups; _first < (" +
+            index + ")_m; _first += (" + index + ")gridDim.x * _groups) {\n";
+    code += "        const " + index + " _o = _first + _group;\n";
+    code += "        " + start_accumulator(k) + "\n";
+    code += "        if (_o < (" + index + ")_m) {\n";
+    code += base_offsets;
+    if (!out_strides.empty()) {
+        code += "            " + unravel(index, "_o", "_oshape", v.out_ndim, out_strides) + "\n";
+    }
+    code += "            for (" + index + " _J = _begin + _lane; _J < _end; _J += _lanes) {\n";
+    code += element_offsets;
+    if (!reduce_strides.empty()) {
+        code += "                " +
+                unravel(index, "_J", "_rshape", v.reduce_ndim, reduce_strides) + "\n";
+    }
+    code += bindings;
+    code += "                const _type_reduce _v = _type_reduce(" + k.map_expr + ");\n";
+    code += "                " + accumulate(k) + "\n            }\n        }\n";
+    code += "        " + share_accumulator(k) + "\n";
+    code += "        " + block_reduce_call(k, "_lanes_fast ? 1 : _groups") + "\n";
+    code += "        if (_lane == 0 && _o < (" + index + ")_m) {\n";
+    code += "            if (_partial != nullptr) {\n";
+    code += "                reinterpret_cast<_type_reduce*>(_partial)[_o * (" + index +
+            ")gridDim.y + blockIdx.y] = _sh[_tid];\n";
+    code += "            } else {\n                " + post_map(k, v) + "            }\n";
+    code += "        }\n        __syncthreads();\n    }\n}\n";
+    return code;
+}
+
+std::string finish_kernel(const ReductionDefinition& k, const ReductionVariant& v) {
+    const std::string index = index_type(v);
+    std::string code = "extern \"C\" __global__ void " + finish_name(k) +
+                       "(long long _m, long long _n, long long _split, int _lanes, "
+                       "const char* _partial, " +
+                       dims(v.out_ndim) + " _oshape" + output_params(k, v) + ") {\n";
+    code += shared_storage(k);
+    code += "    const _kiln_index _in_ind{_m * _n};\n    const _kiln_index _out_ind{_m};\n";
+    code += "    const int _tid = threadIdx.x;\n    const int _groups = blockDim.x / _lanes;\n";
+    code += "    const int _lane = _tid % _lanes;\n    const int _group = _tid / _lanes;\n";
+    code +=
+        "    const _type_reduce* const _parts = reinterpret_cast<const "
+        "_type_reduce*>(_partial);\n";
+    code += "    for (" + index + " _first = (" + index + ")blockIdx.x * _groups; _first < (" +
+            index + ")_m; _first += (" + index + ")gridDim.x * _groups) {\n";
+    code += "        const " + index + " _o = _first + _group;\n";
+    code += "        " + start_accumulator(k) + "\n";
+    code += "        if (_o < (" + index + ")_m) {\n";
+    code +=
+        "            for (" + index + " _j = _lane; _j < (" + index + ")_split; _j += _lanes) {\n";
+    code += "                const _type_reduce _v = _parts[_o * (" + index + ")_split + _j];\n";
+    code += "                " + accumulate(k) + "\n            }\n        }\n";
+    code += "        " + share_accumulator(k) + "\n";
+    code += "        " + block_reduce_call(k, "1") + "\n";
+    code += "        if (_lane == 0 && _o < (" + index + ")_m) {\n";
+    code += "            " + post_map(k, v) + "        }\n        __syncthreads();\n    }\n}\n";
+    return code;
+}
+
+}  // namespace
+
+std::size_t reduce_type_size(const std::vector<DType>& members) {
+    std::size_t size = 0;
+    std::size_t align = 1;
+    for (const DType member : members) {
+        const std::size_t a = alignment(member);
+        size = (size + a - 1) / a * a + itemsize(member);
+        align = std::max(align, a);
+    }
+    return (size + align - 1) / align * align;
+}
+
+std::string finish_name(const ReductionDefinition& k) {
+    return k.name + "_finish";
+}
+
+std::string reduction_source(const ReductionDefinition& k, const ReductionVariant& v) {
+    return common_definitions(k, v) + main_kernel(k, v) + finish_kernel(k, v);
+}
+
+std::string variant_key(const ReductionVariant& v) {
+    std::string key = std::to_string(v.out_ndim) + "/" + std::to_string(v.reduce_ndim) +
+                      (v.index32 ? "i4" : "i8");
+    for (std::size_t p = 0; p < v.in_dtypes.size(); ++p) {
+        key += (v.in_scalar[p] ? "|s" : "|a") + std::to_string(static_cast<int>(v.in_dtypes[p]));
+    }
+    for (const DType d : v.out_dtypes) {
+        key += "|o" + std::to_string(static_cast<int>(d));
+    }
+    for (const DType d : v.reduce_dtypes) {
+        key += "|r" + std::to_string(static_cast<int>(d));
+    }
+    return key;
+}
+
+}  // namespace kiln::detail

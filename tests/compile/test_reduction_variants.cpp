@@ -1,0 +1,110 @@
+// ReductionKernel's generated code for the CI targets, with no device: the seeds' reductions and
+// the generator's every branch (identity or none, tuple reduce types, scalar inputs, ranks, index
+// widths, every dtype) compile, and the code objects hold both kernels.
+#include "core/backend.hpp"
+#include "core/kernels/reduction_source.hpp"
+#include "tests/support/backend_under_test.hpp"
+#include "tests/support/elf.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace {
+
+using kiln::DType;
+using kiln::detail::ReductionDefinition;
+using kiln::detail::ReductionVariant;
+
+struct Case {
+    ReductionDefinition k;
+    ReductionVariant v;
+};
+
+ReductionDefinition define(const std::string& in, const std::string& out, const std::string& map,
+                           const std::string& reduce, const std::string& post,
+                           const std::string& identity, const std::string& name,
+                           const std::string& reduce_type = "") {
+    return kiln::detail::define_reduction(in, out, map, reduce, post, identity, name, reduce_type,
+                                          "");
+}
+
+ReductionVariant variant(std::vector<DType> in, std::vector<DType> out, std::vector<DType> reduce,
+                         std::size_t out_ndim = 1, std::size_t reduce_ndim = 1, bool index32 = true,
+                         std::vector<bool> scalar = {}) {
+    ReductionVariant v;
+    scalar.resize(in.size(), false);
+    v.in_scalar = std::move(scalar);
+    v.in_dtypes = std::move(in);
+    v.out_dtypes = std::move(out);
+    v.reduce_dtypes = std::move(reduce);
+    v.out_ndim = out_ndim;
+    v.reduce_ndim = reduce_ndim;
+    v.index32 = index32;
+    return v;
+}
+
+std::vector<Case> cases() {
+    using kiln::complex128;
+    using kiln::float16;
+    using kiln::float32;
+    using kiln::float64;
+    using kiln::int32;
+    using kiln::int64;
+    std::vector<Case> all;
+    const auto sum_sq = define("T x", "T y", "x * x", "a + b", "y = a", "0", "sum_of_squares");
+    const auto l2norm = define("T x", "T y", "x * x", "a + b", "y = sqrt(a)", "0", "l2norm");
+    const auto mse = define("T x, T y", "T z", "(x - y) * (x - y)", "a + b",
+                            "z = a / _in_ind.size()", "0", "mse");
+    const auto max = define("T x", "T y", "x", "a > b ? a : b", "y = a", "", "maximum");
+    const auto argmax = define("T x", "T best, int64 at", "x, _J", "a._0 >= b._0 ? a : b",
+                               "best = a._0; at = a._1", "", "argmax");
+    const auto moments = define("T x, T w", "float64 mean, float64 count",
+                                "double(x) * double(w), double(w)", "a._0 + b._0, a._1 + b._1",
+                                "mean = a._0 / a._1; count = a._1", "0, 0", "weighted_mean");
+    const auto scaled = define("T x, T s", "T y", "x * s", "a + b", "y = a", "0", "scaled_sum");
+    const auto norm2 = define("complex128 z", "float64 r", "norm(z)", "a + b", "r = a", "0",
+                              "squared_magnitude", "float64");
+    // Every dtype through the one-input sum, with the reduce type spelled as a C type.
+    for (std::size_t d = 0; d < kiln::detail::dtype_traits.size(); ++d) {
+        const auto dtype = static_cast<DType>(d);
+        auto k = define("T x", "T y", "x", "a + b", "y = a", "0",
+                        "sum_" + std::string(kiln::name(dtype)));
+        all.push_back({k, variant({dtype}, {dtype}, {dtype})});
+    }
+    all.push_back({sum_sq, variant({int32}, {int32}, {int32})});
+    all.push_back({l2norm, variant({float32}, {float32}, {float32}, 1, 1)});
+    all.push_back({l2norm, variant({float64}, {float64}, {float64}, 2, 3, false)});
+    all.push_back({mse, variant({float64, float64}, {float64}, {float64}, 1, 1, false)});
+    all.push_back({mse, variant({float32, float32}, {float32}, {float32}, 3, 2)});
+    all.push_back({max, variant({float16}, {float16}, {float16}, 2, 1)});
+    all.push_back({max, variant({int64}, {int64}, {int64}, 1, 2, false)});
+    all.push_back({argmax, variant({float32}, {float32, int64}, {float32, int64}, 1, 2)});
+    all.push_back({moments, variant({float32, float32}, {float64, float64}, {float64, float64})});
+    all.push_back(
+        {scaled, variant({float64, float64}, {float64}, {float64}, 2, 1, true, {false, true})});
+    all.push_back({norm2, variant({complex128}, {float64}, {float64}, 1, 1, false)});
+    return all;
+}
+
+bool has(const std::vector<std::string>& list, const std::string& item) {
+    return std::find(list.begin(), list.end(), item) != list.end();
+}
+
+TEST(ReductionVariants, EveryVariantCompilesForEveryCiTarget) {
+    const auto all = cases();
+    for (const auto& target : kiln::test::compile_targets()) {
+        for (const auto& [k, v] : all) {
+            SCOPED_TRACE(target + " " + k.name + " " + kiln::detail::variant_key(v));
+            const std::string source = kiln::detail::reduction_source(k, v);
+            kiln::detail::CompiledBinary binary;
+            ASSERT_NO_THROW(binary = kiln::detail::backend().compile({source, k.name, {}, target}));
+            const auto elf = kiln::test::read_elf(binary.image);
+            EXPECT_EQ(elf.machine, kiln::test::elf_machine);
+            EXPECT_TRUE(has(elf.symbols, k.name));
+            EXPECT_TRUE(has(elf.symbols, kiln::detail::finish_name(k)));
+        }
+    }
+}
+
+}  // namespace

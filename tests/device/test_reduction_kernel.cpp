@@ -1,0 +1,289 @@
+// ReductionKernel on a real GPU: the seeds' reductions with their known answers, axes, layouts,
+// every split strategy against closed forms, several outputs, and every error a user can make.
+#include "tests/support/backend_under_test.hpp"
+#include "tests/support/expect_error.hpp"
+
+#include <kiln/kiln.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <numeric>
+#include <random>
+#include <vector>
+
+namespace {
+
+using kiln::ndarray;
+using kiln::ReductionKernel;
+using kiln::test::expect_error;
+
+ReductionKernel sum_kernel() {
+    return {"T x", "T y", "x", "a + b", "y = a", "0", "sum"};
+}
+
+TEST(ReductionKernel, SumOfSquaresOfTheSeed) {
+    KILN_REQUIRE_DEVICE();
+    const ReductionKernel sum_of_squares("T x", "T y", "x * x", "a + b", "y = a", "0",
+                                         "sum_of_squares");
+    const ndarray x = kiln::array(std::vector<std::int32_t>{1, 2, 3, 4, 5});
+    const ndarray y = sum_of_squares({x});
+    EXPECT_EQ(y.ndim(), 0);
+    EXPECT_EQ(y.get<std::int32_t>(), std::vector<std::int32_t>{55});
+}
+
+TEST(ReductionKernel, L2NormAlongAxisOneOfTheSeed) {
+    KILN_REQUIRE_DEVICE();
+    const ReductionKernel l2norm("T x", "T y", "x * x", "a + b", "y = sqrt(a)", "0", "l2norm");
+    const ndarray x = kiln::arange(0.0, 10.0, 1.0, kiln::float32).reshape({2, 5});
+    const auto y = l2norm({x}, {.axis = 1}).get<float>();
+    ASSERT_EQ(y.size(), 2U);
+    EXPECT_FLOAT_EQ(y[0], 5.477226F);
+    EXPECT_FLOAT_EQ(y[1], 15.968719F);
+}
+
+// The seed's MSE: two inputs, `_in_ind.size()` in the post-map, uniform(0, 100) against itself
+// plus normal(0, 5) noise, so the answer is the noise's variance, about 25.
+TEST(ReductionKernel, MeanSquaredErrorOfTheSeedIsTheNoiseVariance) {
+    KILN_REQUIRE_DEVICE();
+    const ReductionKernel mse("T x, T y", "T z", "(x - y) * (x - y)", "a + b",
+                              "z = a / _in_ind.size()", "0", "mse");
+    const std::size_t n = 1'000'000;
+    std::mt19937_64 generator(7);
+    std::uniform_real_distribution<double> uniform(0, 100);
+    std::normal_distribution<double> noise(0, 5);
+    std::vector<double> x(n);
+    std::vector<double> y(n);
+    double want = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        x[i] = uniform(generator);
+        y[i] = x[i] + noise(generator);
+        want += (x[i] - y[i]) * (x[i] - y[i]);
+    }
+    want /= static_cast<double>(n);
+    const double got = mse({kiln::array(x), kiln::array(y)}).get<double>()[0];
+    EXPECT_NEAR(got, want, 1e-10 * want);
+    EXPECT_NEAR(got, 25.0, 0.25);
+}
+
+// Long reductions are split over many blocks: every strategy against closed forms.
+TEST(ReductionKernel, FullReductionOfTenMillionIsSplitAndExact) {
+    KILN_REQUIRE_DEVICE();
+    const std::int64_t n = 10'000'000;
+    const ndarray x = kiln::arange(0.0, static_cast<double>(n), 1.0, kiln::float64);
+    EXPECT_EQ(sum_kernel()({x}).get<double>()[0], static_cast<double>(n * (n - 1) / 2));
+    const ndarray i = kiln::arange(0.0, static_cast<double>(n), 1.0, kiln::int64);
+    EXPECT_EQ(sum_kernel()({i}).get<std::int64_t>()[0], n * (n - 1) / 2);
+}
+
+// Row r of an (rows, cols) arange sums to cols * (r * cols) + cols * (cols - 1) / 2; column c to
+// rows * c + cols * rows * (rows - 1) / 2.
+void expect_row_and_column_sums(std::int64_t rows, std::int64_t cols) {
+    SCOPED_TRACE(std::to_string(rows) + "x" + std::to_string(cols));
+    const ndarray x =
+        kiln::arange(0.0, static_cast<double>(rows * cols), 1.0, kiln::int64).reshape({rows, cols});
+    const auto row_sums = sum_kernel()({x}, {.axis = 1}).get<std::int64_t>();
+    ASSERT_EQ(row_sums.size(), static_cast<std::size_t>(rows));
+    for (std::int64_t r = 0; r < rows; ++r) {
+        ASSERT_EQ(row_sums[r], cols * (r * cols) + cols * (cols - 1) / 2) << "row " << r;
+    }
+    const auto col_sums = sum_kernel()({x}, {.axis = 0}).get<std::int64_t>();
+    ASSERT_EQ(col_sums.size(), static_cast<std::size_t>(cols));
+    for (std::int64_t c = 0; c < cols; ++c) {
+        ASSERT_EQ(col_sums[c], rows * c + cols * rows * (rows - 1) / 2) << "column " << c;
+    }
+    const auto neg = sum_kernel()({x}, {.axis = -1}).get<std::int64_t>();
+    EXPECT_EQ(neg, row_sums);
+}
+
+TEST(ReductionKernel, AxisReductionsOfSquareAndSkewedShapes) {
+    KILN_REQUIRE_DEVICE();
+    expect_row_and_column_sums(2048, 2048);
+    expect_row_and_column_sums(16, 1'000'000);
+    expect_row_and_column_sums(1'000'000, 16);
+    expect_row_and_column_sums(3, 1);
+    expect_row_and_column_sums(1, 1000);
+}
+
+TEST(ReductionKernel, TupleAxesKeepdimsAndOutputs) {
+    KILN_REQUIRE_DEVICE();
+    // x[i, j, k] = 100 i + 10 j + k over (2, 3, 4).
+    std::vector<std::int64_t> values;
+    for (int i = 0; i < 2; ++i) {
+        for (int j = 0; j < 3; ++j) {
+            for (int k = 0; k < 4; ++k) {
+                values.push_back(100 * i + 10 * j + k);
+            }
+        }
+    }
+    const ndarray x = kiln::array(values, kiln::Shape{2, 3, 4});
+    // Over axes 0 and 2: 4 * 100 (i=1) + 2 * 4 * 10 j + 2 * 6.
+    const ndarray y = sum_kernel()({x}, {.axis = {0, 2}, .keepdims = true});
+    EXPECT_EQ(y.shape(), (kiln::Shape{1, 3, 1}));
+    EXPECT_EQ(y.get<std::int64_t>(), (std::vector<std::int64_t>{412, 492, 572}));
+    // The same written into an output passed as out=, and one passed after the inputs.
+    const ndarray out = kiln::zeros({3}, kiln::int64);
+    (void)sum_kernel()({x}, {.axis = {-3, -1}, .out = {out}});
+    EXPECT_EQ(out.get<std::int64_t>(), (std::vector<std::int64_t>{412, 492, 572}));
+    const ndarray out2 = kiln::zeros({3}, kiln::int64);
+    (void)sum_kernel()({x, out2}, {.axis = {0, 2}});
+    EXPECT_EQ(out2.get<std::int64_t>(), (std::vector<std::int64_t>{412, 492, 572}));
+    // No axes: every element maps and post-maps on its own.
+    const ndarray same = sum_kernel()({x}, {.axis = kiln::Axis(std::vector<int>{})});
+    EXPECT_EQ(same.get<std::int64_t>(), values);
+}
+
+TEST(ReductionKernel, StridedBroadcastAndZeroDimensionalInputs) {
+    KILN_REQUIRE_DEVICE();
+    const ReductionKernel dot("T x, T y", "T z", "x * y", "a + b", "z = a", "0", "dot");
+    const ndarray m = kiln::arange(0.0, 12.0, 1.0, kiln::float64).reshape({3, 4});
+    // Transposed: column sums of m become row sums of m.T.
+    EXPECT_EQ(sum_kernel()({m.transpose()}, {.axis = 1}).get<double>(),
+              (std::vector<double>{12, 15, 18, 21}));
+    // Every other column: m[:, ::2] = [[0, 2], [4, 6], [8, 10]].
+    const ndarray every_other = m[{kiln::Slice{}, kiln::Slice{.step = 2}}];
+    EXPECT_EQ(sum_kernel()({every_other}, {.axis = 0}).get<double>(),
+              (std::vector<double>{12, 18}));
+    // A row broadcast against the matrix: row r of m dotted with [1, 2, 3, 4].
+    const ndarray w = kiln::arange(1.0, 5.0, 1.0, kiln::float64);
+    EXPECT_EQ(dot({m, w}, {.axis = 1}).get<double>(), (std::vector<double>{20, 60, 100}));
+    // A scalar input scales every element.
+    EXPECT_EQ(dot({m, 2.0}).get<double>(), (std::vector<double>{132}));
+    // A 0-d input reduces to itself.
+    const ndarray scalar = kiln::full({}, 7.5, kiln::float64);
+    EXPECT_EQ(sum_kernel()({scalar}).get<double>(), (std::vector<double>{7.5}));
+}
+
+TEST(ReductionKernel, EmptyReductionsGiveTheIdentityOrAnError) {
+    KILN_REQUIRE_DEVICE();
+    const ReductionKernel count("T x", "int64 n", "1", "a + b", "n = a + 100", "0", "count");
+    const ndarray empty_rows = kiln::zeros({3, 0}, kiln::float32);
+    EXPECT_EQ(count({empty_rows}, {.axis = 1}).get<std::int64_t>(),
+              (std::vector<std::int64_t>{100, 100, 100}));
+    EXPECT_EQ(count({empty_rows}, {.axis = 0}).size(), 0);
+    const ReductionKernel max("T x", "T y", "x", "a > b ? a : b", "y = a", "", "maximum");
+    expect_error<kiln::Error>(
+        [&] { (void)max({empty_rows}, {.axis = 1}); },
+        "kiln: ReductionKernel 'maximum': cannot reduce zero elements: the kernel has no "
+        "identity");
+    // Without an identity, non-empty reductions work, negative values included.
+    const ndarray x = kiln::array(std::vector<float>{-5, -3, -9, -1, -7});
+    EXPECT_EQ(max({x}).get<float>(), std::vector<float>{-1});
+}
+
+// Several outputs reduce one tuple, which CuPy cannot do: a weighted mean with its total weight,
+// and an argmax with no identity.
+TEST(ReductionKernel, SeveralOutputsReduceATuple) {
+    KILN_REQUIRE_DEVICE();
+    const ReductionKernel weighted_mean(
+        "T x, T w", "float64 mean, float64 weight", "double(x) * double(w), double(w)",
+        "a._0 + b._0, a._1 + b._1", "mean = a._0 / a._1; weight = a._1", "0, 0", "weighted_mean");
+    const std::int64_t n = 3'000'000;
+    const ndarray x = kiln::arange(0.0, static_cast<double>(n), 1.0, kiln::float32);
+    const ndarray w = kiln::full({n}, 2.0, kiln::float32);
+    const auto results = weighted_mean.outputs(std::vector<kiln::Argument>{x, w});
+    ASSERT_EQ(results.size(), 2U);
+    EXPECT_DOUBLE_EQ(results[0].get<double>()[0], static_cast<double>(n - 1) / 2);
+    EXPECT_DOUBLE_EQ(results[1].get<double>()[0], 2.0 * static_cast<double>(n));
+
+    const ReductionKernel argmax("T x", "T best, int64 at", "x, _J",
+                                 "a._0 > b._0 || (a._0 == b._0 && a._1 < b._1) ? a : b",
+                                 "best = a._0; at = a._1", "", "argmax");
+    std::vector<float> values(1'000'003);
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        values[i] = static_cast<float>((i * 7919) % 1'000'003);
+    }
+    const auto top = argmax.outputs(std::vector<kiln::Argument>{kiln::array(values)});
+    const auto want = std::max_element(values.begin(), values.end()) - values.begin();
+    EXPECT_EQ(top[0].get<float>()[0], values[static_cast<std::size_t>(want)]);
+    EXPECT_EQ(top[1].get<std::int64_t>()[0], want);
+    expect_error<kiln::TypeError>(
+        [&] { (void)argmax({kiln::array(values)}); },
+        "kiln: ReductionKernel 'argmax': has 2 outputs; call outputs() to get them all");
+}
+
+TEST(ReductionKernel, RunsOnTheGivenStream) {
+    KILN_REQUIRE_DEVICE();
+    const kiln::Stream stream(true);
+    const ndarray x = kiln::arange(0.0, 1e6, 1.0, kiln::float64);
+    const ndarray y = sum_kernel()({x}, {.stream = stream.view()});
+    stream.synchronize();
+    EXPECT_EQ(y.get<double>()[0], 1e6 * (1e6 - 1) / 2);
+}
+
+TEST(ReductionKernel, SourceShowsTheGeneratedKernels) {
+    KILN_REQUIRE_DEVICE();
+    const ndarray x = kiln::zeros({4, 5}, kiln::float32);
+    const std::string source = sum_kernel().source(std::vector<kiln::Argument>{x}, {.axis = 1});
+    EXPECT_NE(source.find("extern \"C\" __global__ void sum("), std::string::npos);
+    EXPECT_NE(source.find("extern \"C\" __global__ void sum_finish("), std::string::npos);
+    EXPECT_NE(source.find("typedef float T;"), std::string::npos);
+}
+
+TEST(ReductionKernel, BadCallsAreClearErrors) {
+    KILN_REQUIRE_DEVICE();
+    const ndarray x = kiln::zeros({2, 3}, kiln::float32);
+    const auto sum = sum_kernel();
+    expect_error<kiln::IndexError>(
+        [&] { (void)sum({x}, {.axis = 2}); },
+        "kiln: ReductionKernel 'sum': axis 2 is out of bounds for an array of dimension 2");
+    expect_error<kiln::Error>(
+        [&] {
+            (void)sum({x}, {.axis = {1, -1}});
+        },
+        "kiln: ReductionKernel 'sum': axis -1 is repeated");
+    expect_error<kiln::TypeError>(
+        [&] {
+            (void)sum({x, x, x});
+        },
+        "kiln: ReductionKernel 'sum': takes 1 inputs (then 1 outputs, optionally), got 3 "
+        "arguments");
+    expect_error<kiln::ShapeError>(
+        [&] { (void)sum({x}, {.axis = 1, .out = {kiln::zeros({3}, kiln::float32)}}); },
+        "kiln: ReductionKernel 'sum': output 'y' has shape (3,) but the result's shape is (2,)");
+    EXPECT_THROW((void)sum({x}, {.axis = 1, .out = {kiln::zeros({2}, kiln::float64)}}),
+                 kiln::TypeError)
+        << "the output binds T to float64, the input is float32";
+    const ReductionKernel dot("T x, T y", "T z", "x * y", "a + b", "z = a", "0", "dot");
+    expect_error<kiln::ShapeError>(
+        [&] {
+            (void)dot({x, kiln::zeros({4}, kiln::float32)});
+        },
+        "kiln: ReductionKernel 'dot': inputs could not be broadcast together with shapes (2, 3) "
+        "(4,)");
+    const ndarray out = kiln::zeros({}, kiln::float32);
+    expect_error<kiln::TypeError>(
+        [&] {
+            (void)sum({x, out}, {.out = {out}});
+        },
+        "kiln: ReductionKernel 'sum': outputs were given both as arguments and as out=");
+}
+
+TEST(ReductionKernel, BadDefinitionsAreClearErrorsWithoutADevice) {
+    expect_error<kiln::Error>(
+        [] { (void)ReductionKernel("T x", "T y", "x", "a + b", "y = a", "0", "my sum"); },
+        "kiln: ReductionKernel: 'my sum' is not a valid kernel name (expected a C identifier)");
+    expect_error<kiln::Error>(
+        [] { (void)ReductionKernel("raw T x", "T y", "x", "a + b", "y = a", "0", "r"); },
+        "kiln: ReductionKernel 'r': parameter 'x' is raw, but a reduction reads and writes its "
+        "arrays per element (expected no raw parameters)");
+    expect_error<kiln::TypeError>(
+        [] {
+            (void)ReductionKernel("T x", "T y", "x", "a + b", "y = a", "0", "r",
+                                  {.reduce_type = "quad"});
+        },
+        "kiln: ReductionKernel 'r': reduce_type entry 'quad' is neither a dtype name, the C type "
+        "of one, nor a type placeholder of the parameters");
+    expect_error<kiln::TypeError>(
+        [] {
+            (void)ReductionKernel("T x", "T y, T z", "x", "a + b", "y = a", "0", "two",
+                                  {.reduce_type = "float64"});
+        },
+        "kiln: ReductionKernel 'two': has 2 outputs, so reduce_type must list one type per tuple "
+        "member (or be empty for one member per output)");
+    EXPECT_THROW((void)ReductionKernel("T a", "T y", "a", "a + b", "y = a", "0", "r"), kiln::Error)
+        << "a is reserved for the reduction's operands";
+}
+
+}  // namespace

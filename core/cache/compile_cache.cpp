@@ -11,18 +11,30 @@
 
 namespace kiln::detail {
 
-CompiledBinary compile_cached(const CompileRequest& request) {
-    auto& gpu = backend();
-    const std::string target =
-        request.target.empty() ? Device(gpu.current_device()).properties().arch : request.target;
+std::string compile_key(const CompileRequest& request, BackendKind backend,
+                        const std::string& compiler_version,
+                        std::span<const DeviceHeader> headers) {
     // Name expressions change what the compiler emits (lowered names), so they join the options.
     std::vector<std::string> key_options = request.options;
     for (const auto& expression : request.name_expressions) {
         key_options.push_back("--kiln-name-expression=" + expression);
     }
-    const std::string compiler = gpu.compiler_version();
-    const std::string key = cache_key(
-        {to_string(gpu.kind()), compiler, target, key_options, request.source, KILN_VERSION});
+    // Editing a device header must change the key, never load a binary built from the old text.
+    for (const auto& header : headers) {
+        key_options.push_back("--kiln-device-header=" + header.name + "\n" + header.text);
+    }
+    return cache_key({to_string(backend), compiler_version, request.target, key_options,
+                      request.source, KILN_VERSION});
+}
+
+CompiledBinary compile_cached(const CompileRequest& request) {
+    auto& gpu = backend();
+    CompileRequest resolved = request;
+    if (resolved.target.empty()) {
+        resolved.target = Device(gpu.current_device()).properties().arch;
+    }
+    const std::string key = compile_key(resolved, gpu.kind(), gpu.compiler_version(),
+                                        device_headers(gpu.kind(), resolved.target));
 
     static std::mutex mutex;
     static auto& memory = *new std::map<std::string, CompiledBinary, std::less<>>();
@@ -36,10 +48,8 @@ CompiledBinary compile_cached(const CompileRequest& request) {
     }
     CompiledBinary binary;
     if (auto entry = disk ? disk->load(key) : std::nullopt) {
-        binary = {std::move(entry->image), target, {}, std::move(entry->lowered_names)};
+        binary = {std::move(entry->image), resolved.target, {}, std::move(entry->lowered_names)};
     } else {
-        CompileRequest resolved = request;
-        resolved.target = target;
         const auto start = std::chrono::steady_clock::now();
         binary = gpu.compile(resolved);
         count_compile(

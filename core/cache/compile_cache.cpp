@@ -1,5 +1,6 @@
 #include "compile_cache.hpp"
 
+#include "../env.hpp"
 #include "disk_cache.hpp"
 
 #include <kiln/config.hpp>
@@ -10,6 +11,25 @@
 #include <mutex>
 
 namespace kiln::detail {
+
+namespace {
+
+// Read at every compile, so a program (or a test) may turn it on and off as it runs.
+bool compile_debug_requested() {
+    const auto value = env::get("KILN_COMPILE_DEBUG");
+    return value && *value != "0";
+}
+
+// Line info and device debug information: NVRTC's -G implies -lineinfo (naming both makes ptxas
+// warn that it ignores one); HIPRTC's -g.
+std::vector<std::string> compile_debug_options(BackendKind backend) {
+    if (backend == BackendKind::cuda) {
+        return {"-G"};
+    }
+    return {"-g"};
+}
+
+}  // namespace
 
 std::string compile_key(const CompileRequest& request, BackendKind backend,
                         const std::string& compiler_version,
@@ -32,6 +52,10 @@ CompiledBinary compile_cached(const CompileRequest& request) {
     CompileRequest resolved = request;
     if (resolved.target.empty()) {
         resolved.target = Device(gpu.current_device()).properties().arch;
+    }
+    if (compile_debug_requested()) {
+        const auto debug = compile_debug_options(gpu.kind());
+        resolved.options.insert(resolved.options.end(), debug.begin(), debug.end());
     }
     const std::string key = compile_key(resolved, gpu.kind(), gpu.compiler_version(),
                                         device_headers(gpu.kind(), resolved.target));

@@ -12,7 +12,8 @@
 
 namespace kiln::detail {
 
-// As Backend::compile, with an empty target meaning the current device's.
+// As Backend::compile, with an empty target meaning the current device's. With
+// KILN_COMPILE_DEBUG set (not empty, not "0"), line info and device debug information are added.
 [[nodiscard]] CompiledBinary compile_cached(const CompileRequest& request);
 
 // The key a compile of `request` (its target resolved, its options final) is cached under: the

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "../core/backend.hpp"
+#include "../core/codegen/device_prelude.hpp"
 #include "entry.hpp"
 
 #include <kiln/error.hpp>
@@ -52,7 +53,18 @@ CompiledBinary compile(const CompileRequest& request, const std::string& target)
     typename Rtc::program_t program{};
     const std::string source(request.source);
     const std::string file = std::string(request.kernel) + ".cu";
-    call<Rtc>(Rtc::create_program, &program, source.c_str(), file.c_str(), 0, nullptr, nullptr);
+    // kiln's device headers come with every program; the compiler reads only those included.
+    const auto headers = device_headers(Rtc::kind, target);
+    std::vector<const char*> header_texts;
+    std::vector<const char*> header_names;
+    header_texts.reserve(headers.size());
+    header_names.reserve(headers.size());
+    for (const auto& header : headers) {
+        header_texts.push_back(header.text.c_str());
+        header_names.push_back(header.name.c_str());
+    }
+    call<Rtc>(Rtc::create_program, &program, source.c_str(), file.c_str(),
+              static_cast<int>(headers.size()), header_texts.data(), header_names.data());
     auto destroy = [](typename Rtc::program_t owned) { Rtc::destroy_program(&owned); };
     const std::unique_ptr<std::remove_pointer_t<typename Rtc::program_t>, decltype(destroy)> owner(
         program, destroy);

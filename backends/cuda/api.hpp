@@ -72,6 +72,7 @@ inline cudaError_t instantiate_graph(cudaGraphExec_t* exec, cudaGraph_t graph) {
 
 struct Nvrtc {
     using program_t = nvrtcProgram;
+    static constexpr BackendKind kind = BackendKind::cuda;
     static constexpr const char* compiler_name = "NVRTC";
     static constexpr nvrtcResult success = NVRTC_SUCCESS;
     static constexpr nvrtcResult compilation_error = NVRTC_ERROR_COMPILATION;

@@ -80,6 +80,7 @@ inline hipError_t launch_kernel(hipFunction_t function, const LaunchConfig& c, v
 
 struct Hiprtc {
     using program_t = hiprtcProgram;
+    static constexpr BackendKind kind = BackendKind::hip;
     static constexpr const char* compiler_name = "HIPRTC";
     static constexpr hiprtcResult success = HIPRTC_SUCCESS;
     static constexpr hiprtcResult compilation_error = HIPRTC_ERROR_COMPILATION;

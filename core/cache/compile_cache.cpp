@@ -1,5 +1,6 @@
 #include "compile_cache.hpp"
 
+#include "../env.hpp"
 #include "disk_cache.hpp"
 
 #include <kiln/config.hpp>
@@ -11,18 +12,53 @@
 
 namespace kiln::detail {
 
-CompiledBinary compile_cached(const CompileRequest& request) {
-    auto& gpu = backend();
-    const std::string target =
-        request.target.empty() ? Device(gpu.current_device()).properties().arch : request.target;
+namespace {
+
+// Read at every compile, so a program (or a test) may turn it on and off as it runs.
+bool compile_debug_requested() {
+    const auto value = env::get("KILN_COMPILE_DEBUG");
+    return value && *value != "0";
+}
+
+// Line info and device debug information: NVRTC's -G implies -lineinfo (naming both makes ptxas
+// warn that it ignores one); HIPRTC's -g.
+std::vector<std::string> compile_debug_options(BackendKind backend) {
+    if (backend == BackendKind::cuda) {
+        return {"-G"};
+    }
+    return {"-g"};
+}
+
+}  // namespace
+
+std::string compile_key(const CompileRequest& request, BackendKind backend,
+                        const std::string& compiler_version,
+                        std::span<const DeviceHeader> headers) {
     // Name expressions change what the compiler emits (lowered names), so they join the options.
     std::vector<std::string> key_options = request.options;
     for (const auto& expression : request.name_expressions) {
         key_options.push_back("--kiln-name-expression=" + expression);
     }
-    const std::string compiler = gpu.compiler_version();
-    const std::string key = cache_key(
-        {to_string(gpu.kind()), compiler, target, key_options, request.source, KILN_VERSION});
+    // Editing a device header must change the key, never load a binary built from the old text.
+    for (const auto& header : headers) {
+        key_options.push_back("--kiln-device-header=" + header.name + "\n" + header.text);
+    }
+    return cache_key({to_string(backend), compiler_version, request.target, key_options,
+                      request.source, KILN_VERSION});
+}
+
+CompiledBinary compile_cached(const CompileRequest& request) {
+    auto& gpu = backend();
+    CompileRequest resolved = request;
+    if (resolved.target.empty()) {
+        resolved.target = Device(gpu.current_device()).properties().arch;
+    }
+    if (compile_debug_requested()) {
+        const auto debug = compile_debug_options(gpu.kind());
+        resolved.options.insert(resolved.options.end(), debug.begin(), debug.end());
+    }
+    const std::string key = compile_key(resolved, gpu.kind(), gpu.compiler_version(),
+                                        device_headers(gpu.kind(), resolved.target));
 
     static std::mutex mutex;
     static auto& memory = *new std::map<std::string, CompiledBinary, std::less<>>();
@@ -36,10 +72,8 @@ CompiledBinary compile_cached(const CompileRequest& request) {
     }
     CompiledBinary binary;
     if (auto entry = disk ? disk->load(key) : std::nullopt) {
-        binary = {std::move(entry->image), target, {}, std::move(entry->lowered_names)};
+        binary = {std::move(entry->image), resolved.target, {}, std::move(entry->lowered_names)};
     } else {
-        CompileRequest resolved = request;
-        resolved.target = target;
         const auto start = std::chrono::steady_clock::now();
         binary = gpu.compile(resolved);
         count_compile(

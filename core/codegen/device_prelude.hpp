@@ -1,13 +1,34 @@
-// The device-side types every generated kernel sees: CuPy's spellings `complex<float>`,
-// `complex<double>` and `float16`, defined by kiln itself so that the same text compiles under
-// NVRTC and HIPRTC without vendor headers (HIPRTC 5.2 cannot include hip_complex.h, and NVRTC
-// finds cuda_fp16.h only with the toolkit's include path).
+// kiln's device headers: small headers handed to NVRTC and HIPRTC by name with every program, so
+// generated kernels and user code alike can `#include <kiln/complex.h>` without vendor headers
+// (HIPRTC 5.2 cannot include hip_complex.h, and NVRTC finds cuda_fp16.h only with the toolkit's
+// include path). They define CuPy's dtype spellings (`complex<float>`, `float16`), numeric
+// limits, the warp size and shuffle and atomic shims that read the same on both vendors.
 #pragma once
 
+#include <kiln/backend.hpp>
+
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace kiln::detail {
 
+struct DeviceHeader {
+    std::string name;  // as included: "kiln/complex.h"
+    std::string text;
+};
+
+// The headers for a compile for `target` ("sm_90", "gfx90a:xnack-") on `backend`. Only kiln/warp.h
+// differs between targets: it spells the target's warp size.
+[[nodiscard]] std::vector<DeviceHeader> device_headers(BackendKind backend,
+                                                       std::string_view target);
+
+// Threads per warp: 32 on NVIDIA; on AMD 64 for GCN and CDNA (gfx6xx to gfx9xx, gfx940 and on)
+// and 32 for RDNA (gfx10xx and later), whose HIP default is wave32. (A target that is not a
+// gfx name gets 64; no compiler accepts it.)
+[[nodiscard]] int warp_size(BackendKind backend, std::string_view target);
+
+// The text every generated kernel's source starts with: the include of kiln/device.h.
 [[nodiscard]] std::string_view device_prelude() noexcept;
 
 }  // namespace kiln::detail

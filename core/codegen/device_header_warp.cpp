@@ -1,0 +1,53 @@
+#include "device_header_texts.hpp"
+
+namespace kiln::detail::header_text {
+
+namespace {
+
+constexpr std::string_view head = R"kiln(#ifndef KILN_WARP_H
+#define KILN_WARP_H
+
+// The threads in a warp (an AMD wavefront) on the target this source is compiled for, as a
+// literal for constant expressions: HIP's warpSize is a variable, and NVRTC's is not constexpr.
+#define KILN_WARP_SIZE )kiln";
+
+// NVRTC 13 has only the _sync shuffles; HIP 5.2 has only the unmasked ones. Both shims exchange
+// across the whole warp.
+constexpr std::string_view body = R"kiln(
+
+#if defined(__HIPCC_RTC__) || defined(__HIP__)
+#define KILN_DETAIL_SHUFFLES(T)                                                      \
+    __device__ inline T kiln_shfl_down(T value, unsigned int delta) {                \
+        return __shfl_down(value, delta);                                            \
+    }                                                                                \
+    __device__ inline T kiln_shfl_xor(T value, int lane_mask) {                      \
+        return __shfl_xor(value, lane_mask);                                         \
+    }
+#else
+#define KILN_DETAIL_SHUFFLES(T)                                                      \
+    __device__ inline T kiln_shfl_down(T value, unsigned int delta) {                \
+        return __shfl_down_sync(0xffffffffU, value, delta);                          \
+    }                                                                                \
+    __device__ inline T kiln_shfl_xor(T value, int lane_mask) {                      \
+        return __shfl_xor_sync(0xffffffffU, value, lane_mask);                       \
+    }
+#endif
+
+KILN_DETAIL_SHUFFLES(int)
+KILN_DETAIL_SHUFFLES(unsigned int)
+KILN_DETAIL_SHUFFLES(long long)
+KILN_DETAIL_SHUFFLES(unsigned long long)
+KILN_DETAIL_SHUFFLES(float)
+KILN_DETAIL_SHUFFLES(double)
+#undef KILN_DETAIL_SHUFFLES
+
+#endif
+)kiln";
+
+}  // namespace
+
+std::string warp_h(int warp_size) {
+    return std::string(head) + std::to_string(warp_size) + std::string(body);
+}
+
+}  // namespace kiln::detail::header_text

@@ -1,0 +1,74 @@
+// The device headers' host side: which headers there are, and the warp size per target.
+#include "core/codegen/device_prelude.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace {
+
+using kiln::BackendKind;
+using kiln::detail::device_headers;
+using kiln::detail::warp_size;
+
+TEST(DeviceHeaders, NvidiaWarpsAre32ThreadsOnEveryTarget) {
+    for (const char* target : {"sm_50", "sm_80", "sm_90", "sm_90a", "sm_100f", "compute_90"}) {
+        EXPECT_EQ(warp_size(BackendKind::cuda, target), 32) << target;
+    }
+}
+
+// AMD's processor list (LLVM's AMDGPU usage document): GCN and CDNA run 64-wide wavefronts,
+// RDNA's HIP default is 32.
+TEST(DeviceHeaders, AmdWarpSizeFollowsTheProcessorFamily) {
+    for (const char* target :
+         {"gfx803", "gfx900", "gfx906", "gfx908", "gfx90a", "gfx90c", "gfx940", "gfx942", "gfx950",
+          "gfx90a:sramecc+:xnack-", "gfx9-generic", "gfx9-4-generic"}) {
+        EXPECT_EQ(warp_size(BackendKind::hip, target), 64) << target;
+    }
+    for (const char* target :
+         {"gfx1010", "gfx1030", "gfx1036", "gfx1100", "gfx1151", "gfx1201", "gfx1030:xnack-",
+          "gfx10-3-generic", "gfx11-generic", "gfx12-generic"}) {
+        EXPECT_EQ(warp_size(BackendKind::hip, target), 32) << target;
+    }
+}
+
+TEST(DeviceHeaders, WarpHeaderCarriesTheTargetsLiteral) {
+    auto warp_text = [](BackendKind backend, const char* target) {
+        for (const auto& header : device_headers(backend, target)) {
+            if (header.name == "kiln/warp.h") {
+                return header.text;
+            }
+        }
+        return std::string();
+    };
+    EXPECT_NE(warp_text(BackendKind::hip, "gfx90a").find("#define KILN_WARP_SIZE 64\n"),
+              std::string::npos);
+    EXPECT_NE(warp_text(BackendKind::hip, "gfx1030").find("#define KILN_WARP_SIZE 32\n"),
+              std::string::npos);
+    EXPECT_NE(warp_text(BackendKind::cuda, "sm_90").find("#define KILN_WARP_SIZE 32\n"),
+              std::string::npos);
+}
+
+// Generated kernels start with the prelude; everything it pulls in must be a header kiln hands
+// the compiler, or the compile fails on a missing include.
+TEST(DeviceHeaders, PreludeIncludesOnlyKilnsOwnHeaders) {
+    const auto headers = device_headers(BackendKind::cuda, "sm_90");
+    auto provided = [&](const std::string& name) {
+        return std::any_of(headers.begin(), headers.end(),
+                           [&](const auto& header) { return header.name == name; });
+    };
+    EXPECT_EQ(kiln::detail::device_prelude(), "#include <kiln/device.h>\n");
+    std::size_t included = 0;
+    for (const auto& header : headers) {
+        for (auto at = header.text.find("#include <"); at != std::string::npos;
+             at = header.text.find("#include <", at + 1)) {
+            const auto start = at + 10;
+            const auto name = header.text.substr(start, header.text.find('>', start) - start);
+            EXPECT_TRUE(provided(name)) << header.name << " includes " << name;
+            ++included;
+        }
+    }
+    EXPECT_EQ(included, headers.size() - 1) << "kiln/device.h includes every other header";
+}
+
+}  // namespace

@@ -58,7 +58,8 @@ public:
     // The same, returning every output.
     [[nodiscard]] std::vector<ndarray> outputs(std::span<const Argument> args,
                                                const CallOptions& options = {}) const;
-    // The source generated for these arguments (CuPy's cached_codes), without compiling it.
+    // The source generated for these arguments (CuPy's cached_codes), without compiling it or
+    // allocating missing outputs: a call of scalars and size= needs no device at all.
     [[nodiscard]] std::string source(std::span<const Argument> args,
                                      const CallOptions& options = {}) const;
 

@@ -299,7 +299,25 @@ const std::string& ElementwiseKernel::name() const noexcept {
 
 ndarray ElementwiseKernel::operator()(std::initializer_list<Argument> args,
                                       const CallOptions& options) const {
-    return outputs(std::span<const Argument>(args.begin(), args.size()), options).front();
+    const detail::ElementwiseDefinition& k = state_->definition;
+    // Checked before any device work, so that the mistake shows without a device.
+    if (!k.options.no_return && k.options.return_tuple) {
+        throw TypeError(detail::fail_prefix(k) +
+                        "operator() returns one array but the kernel has return_tuple set; "
+                        "call outputs()");
+    }
+    if (!k.options.no_return && k.out.size() > 1) {
+        throw TypeError(detail::fail_prefix(k) +
+                        "operator() returns one array but the kernel has " +
+                        std::to_string(k.out.size()) + " outputs; call outputs()");
+    }
+    detail::Call call =
+        detail::prepare(k, std::span<const Argument>(args.begin(), args.size()), options);
+    detail::run(*state_, call, options);
+    if (k.options.no_return) {
+        return {};
+    }
+    return std::move(call.arrays[k.in.size()]);
 }
 
 std::vector<ndarray> ElementwiseKernel::outputs(std::span<const Argument> args,
@@ -307,6 +325,9 @@ std::vector<ndarray> ElementwiseKernel::outputs(std::span<const Argument> args,
     const detail::ElementwiseDefinition& k = state_->definition;
     detail::Call call = detail::prepare(k, args, options);
     detail::run(*state_, call, options);
+    if (k.options.no_return) {
+        return {};
+    }
     return {std::make_move_iterator(call.arrays.begin() + static_cast<std::ptrdiff_t>(k.in.size())),
             std::make_move_iterator(call.arrays.end())};
 }

@@ -1,7 +1,9 @@
 // ElementwiseKernel on a real GPU: the seeds' examples with their known answers, broadcasting,
-// layouts, raw parameters, scalars, several outputs, and every error a user can make.
+// layouts, raw parameters, scalars, several outputs, the call forms, and every error a user can
+// make. The call-form errors come before any device work, so those tests run without a device.
 #include "core/kernels/elementwise_variant.hpp"
 #include "tests/support/backend_under_test.hpp"
+#include "tests/support/expect_error.hpp"
 #include "tests/support/host_resource.hpp"
 
 #include <kiln/elementwise_kernel.hpp>
@@ -229,6 +231,52 @@ TEST(ElementwiseKernel, SourceIsTheCallsVariantAndAllocatesNoOutput) {
         elementwise_source(
             reverse_definition,
             {{{Kind::raw, kiln::int64, false, 2}, {Kind::array, kiln::int64}}, 1, true, true}));
+}
+
+TEST(ElementwiseKernel, NoReturnLaunchesAndReturnsNothing) {
+    KILN_REQUIRE_DEVICE();
+    const ElementwiseKernel twice("T x", "T y", "y = x * 2", "twice_no_return",
+                                  {.no_return = true});
+    const ndarray x = kiln::arange(4);
+    const ndarray y = kiln::zeros({4}, kiln::int64);
+    const ndarray none = twice({x, y});
+    EXPECT_EQ(none.size(), 0);
+    EXPECT_EQ(none.data(), nullptr);
+    EXPECT_EQ(y.get<std::int64_t>(), (std::vector<std::int64_t>{0, 2, 4, 6}));
+    const ndarray y2 = kiln::zeros({4}, kiln::int64);
+    EXPECT_TRUE(twice.outputs(Arguments{kiln::arange(std::int64_t{1}, 5), y2}).empty());
+    EXPECT_EQ(y2.get<std::int64_t>(), (std::vector<std::int64_t>{2, 4, 6, 8}));
+    // Several outputs, and return_tuple too: operator() launches, as nothing is dropped.
+    const ElementwiseKernel around("T x", "T lo, T hi", "lo = x - 1; hi = x + 1", "around",
+                                   {.no_return = true, .return_tuple = true});
+    const ndarray lo = kiln::zeros({4}, kiln::int64);
+    const ndarray hi = kiln::zeros({4}, kiln::int64);
+    EXPECT_EQ(around({x, lo, hi}).size(), 0);
+    EXPECT_EQ(lo.get<std::int64_t>(), (std::vector<std::int64_t>{-1, 0, 1, 2}));
+    EXPECT_EQ(hi.get<std::int64_t>(), (std::vector<std::int64_t>{1, 2, 3, 4}));
+}
+
+TEST(ElementwiseKernel, ReturnTupleGivesTheListOfOutputs) {
+    KILN_REQUIRE_DEVICE();
+    const ElementwiseKernel twice("T x", "T y", "y = x * 2", "twice_tuple", {.return_tuple = true});
+    const auto out = twice.outputs(Arguments{kiln::arange(3)});
+    ASSERT_EQ(out.size(), 1U);
+    EXPECT_EQ(out[0].get<std::int64_t>(), (std::vector<std::int64_t>{0, 2, 4}));
+}
+
+// No device needed: operator() refuses before resolving its arguments (a scalar-only call would
+// otherwise fail for want of size=).
+TEST(ElementwiseKernelCallForm, OperatorRefusesAKernelWhoseResultsAreAList) {
+    using kiln::test::expect_error;
+    const ElementwiseKernel trig("T x", "T s, T c, T t", "s = sin(x); c = cos(x); t = tan(x)",
+                                 "sin_cos_tan");
+    expect_error<kiln::TypeError>([&] { (void)trig({1.0}); },
+                                  "kiln: ElementwiseKernel 'sin_cos_tan': operator() returns one "
+                                  "array but the kernel has 3 outputs; call outputs()");
+    const ElementwiseKernel copy("T x", "T y", "y = x", "copy_tuple", {.return_tuple = true});
+    expect_error<kiln::TypeError>([&] { (void)copy({1.0}); },
+                                  "kiln: ElementwiseKernel 'copy_tuple': operator() returns one "
+                                  "array but the kernel has return_tuple set; call outputs()");
 }
 
 }  // namespace

@@ -31,6 +31,13 @@ struct ElementwiseOptions {
     std::string loop_prep;             // code inside the kernel, before the loop
     std::string after_loop;            // code inside the kernel, after the loop
     std::vector<std::string> options;  // compiler options
+    // CuPy's no_return: a call launches and returns nothing; operator() returns an empty ndarray
+    // and outputs() an empty vector, without copying a handle. Pass the outputs to see results
+    // (missing ones are allocated, written and dropped). Takes precedence over return_tuple.
+    bool no_return = false;
+    // CuPy's return_tuple: the results are always the list of outputs, even for one output, so
+    // outputs() is the call to use and operator() throws TypeError.
+    bool return_tuple = false;
 };
 
 struct CallOptions {
@@ -53,12 +60,16 @@ public:
     ElementwiseKernel(ElementwiseKernel&& other) noexcept;
     ElementwiseKernel& operator=(ElementwiseKernel&& other) noexcept;
 
-    // Inputs, then optionally every output (written in place). Returns the first output.
+    // Inputs, then optionally every output (written in place); missing outputs are allocated.
+    // Returns the output of a kernel with one output. Throws TypeError, before touching the
+    // device, for a kernel with several outputs or with return_tuple set (call outputs() for
+    // those), unless no_return is set: then it launches and returns an empty ndarray.
     ndarray operator()(std::initializer_list<Argument> args, const CallOptions& options = {}) const;
-    // The same, returning every output.
+    // The same, returning every output in out_params order (empty with no_return).
     [[nodiscard]] std::vector<ndarray> outputs(std::span<const Argument> args,
                                                const CallOptions& options = {}) const;
-    // The source generated for these arguments (CuPy's cached_codes), without compiling it.
+    // The source generated for these arguments (CuPy's cached_codes), without compiling it or
+    // allocating missing outputs: a call of scalars and size= needs no device at all.
     [[nodiscard]] std::string source(std::span<const Argument> args,
                                      const CallOptions& options = {}) const;
 

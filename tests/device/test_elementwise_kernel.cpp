@@ -1,6 +1,10 @@
 // ElementwiseKernel on a real GPU: the seeds' examples with their known answers, broadcasting,
-// layouts, raw parameters, scalars, several outputs, and every error a user can make.
+// layouts, raw parameters, scalars, several outputs, the call forms, and every error a user can
+// make. The call-form errors come before any device work, so those tests run without a device.
+#include "core/kernels/elementwise_variant.hpp"
 #include "tests/support/backend_under_test.hpp"
+#include "tests/support/expect_error.hpp"
+#include "tests/support/host_resource.hpp"
 
 #include <kiln/elementwise_kernel.hpp>
 #include <kiln/kiln.hpp>
@@ -16,6 +20,7 @@ namespace {
 
 using kiln::ElementwiseKernel;
 using kiln::ndarray;
+using Arguments = std::vector<kiln::Argument>;
 
 TEST(ElementwiseKernel, CustomAddOfTheSeed) {
     KILN_REQUIRE_DEVICE();
@@ -66,6 +71,7 @@ TEST(ElementwiseKernel, ComplexSquaredMagnitude) {
                                       "z.imag() * z.imag()",
                                       "squared_magnitude");
     std::vector<std::complex<double>> host;
+    host.reserve(1000);
     for (int i = 0; i < 1000; ++i) {
         host.emplace_back(0.5 * i - 100.0, 3.0 - 0.25 * i);
     }
@@ -124,19 +130,20 @@ TEST(ElementwiseKernel, RawParametersAndSize) {
     const ElementwiseKernel reverse("raw T x", "T y", "y = x[_ind.size() - i - 1]", "reverse");
     const ndarray x = kiln::arange(6);
     ndarray y = kiln::empty({6}, kiln::int64);
-    reverse.outputs(std::vector<kiln::Argument>{x, y});
+    (void)reverse.outputs(std::vector<kiln::Argument>{x, y});
     EXPECT_EQ(y.get<std::int64_t>(), (std::vector<std::int64_t>{5, 4, 3, 2, 1, 0}));
     // A raw view that is not contiguous is indexed in C order over its own shape.
     const ndarray t = kiln::arange(6).reshape({2, 3}).transpose();  // C order: 0 3 1 4 2 5
     ndarray z = kiln::empty({6}, kiln::int64);
-    reverse.outputs(std::vector<kiln::Argument>{t, z});
+    (void)reverse.outputs(std::vector<kiln::Argument>{t, z});
     EXPECT_EQ(z.get<std::int64_t>(), (std::vector<std::int64_t>{5, 2, 4, 1, 3, 0}));
 
     const ElementwiseKernel iota("", "raw int32 out", "out[i] = (int)i * 3", "iota3");
     ndarray out = kiln::zeros({5}, kiln::int32);
-    iota.outputs(std::vector<kiln::Argument>{out}, {.size = 5});
+    (void)iota.outputs(std::vector<kiln::Argument>{out}, {.size = 5});
     EXPECT_EQ(out.get<std::int32_t>(), (std::vector<std::int32_t>{0, 3, 6, 9, 12}));
-    EXPECT_THROW(iota.outputs(std::vector<kiln::Argument>{out}), kiln::Error) << "needs size=";
+    EXPECT_THROW((void)iota.outputs(std::vector<kiln::Argument>{out}), kiln::Error)
+        << "needs size=";
     // Zero elements: nothing runs.
     const ElementwiseKernel add("T x, T y", "T z", "z = x + y", "add_empty");
     EXPECT_EQ(add({kiln::empty({0, 3}), kiln::empty({0, 3})}).shape(), (kiln::Shape{0, 3}));
@@ -163,9 +170,11 @@ TEST(ElementwiseKernel, BadInputIsAClearError) {
     EXPECT_THROW((void)add({f, d}), kiln::TypeError) << "T bound to two dtypes";
     EXPECT_THROW((void)add({f, kiln::zeros({4}, kiln::float32)}), kiln::ShapeError);
     ndarray wrong_shape = kiln::zeros({2}, kiln::float32);
-    EXPECT_THROW(add.outputs(std::vector<kiln::Argument>{f, f, wrong_shape}), kiln::ShapeError);
+    EXPECT_THROW((void)add.outputs(std::vector<kiln::Argument>{f, f, wrong_shape}),
+                 kiln::ShapeError);
     ndarray wrong_dtype = kiln::zeros({3}, kiln::float64);
-    EXPECT_THROW(add.outputs(std::vector<kiln::Argument>{f, f, wrong_dtype}), kiln::TypeError);
+    EXPECT_THROW((void)add.outputs(std::vector<kiln::Argument>{f, f, wrong_dtype}),
+                 kiln::TypeError);
     const ElementwiseKernel unbound("T x", "U y", "y = x", "unbound");
     EXPECT_THROW((void)unbound({f}), kiln::TypeError);
     EXPECT_THROW(ElementwiseKernel("T x", "T y", "y = x", "1bad"), kiln::Error);
@@ -174,6 +183,100 @@ TEST(ElementwiseKernel, BadInputIsAClearError) {
     EXPECT_THROW(ElementwiseKernel("T i", "T y", "y = i", "reserved"), kiln::Error);
     const ElementwiseKernel broken("T x", "T y", "y = undefined_name", "broken");
     EXPECT_THROW((void)broken({f}), kiln::CompileError);
+}
+
+// What a call resolves to is the variant worked out by hand: the source is that variant's source.
+TEST(ElementwiseKernel, SourceIsTheCallsVariantAndAllocatesNoOutput) {
+    KILN_REQUIRE_DEVICE();
+    using kiln::detail::elementwise_source;
+    using Kind = kiln::detail::OperandVariant::Kind;
+    const kiln::detail::ElementwiseDefinition add_definition("T x, T y", "T z", "z = x + y",
+                                                             "add_variant");
+    const ElementwiseKernel add("T x, T y", "T z", "z = x + y", "add_variant");
+    const ndarray a = kiln::arange(12).reshape({3, 4});
+    const ndarray row = kiln::arange(4);
+    const ndarray t = kiln::arange(6).reshape({2, 3}).transpose();  // a view: C order 0 3 1 4 2 5
+    const ndarray reversed = kiln::empty({6}, kiln::int64);
+    // Contiguous with a scalar: one contiguous axis.
+    EXPECT_EQ(
+        add.source(Arguments{a, 1}),
+        elementwise_source(
+            add_definition,
+            {{{Kind::array, kiln::int64}, {Kind::scalar, kiln::int64}, {Kind::array, kiln::int64}},
+             1,
+             true,
+             true}));
+    // Transposed inputs and a fresh C-order output share no mergeable axis; nor does a row
+    // broadcast over the rows.
+    const kiln::detail::ElementwiseVariant strided{
+        {{Kind::array, kiln::int64}, {Kind::array, kiln::int64}, {Kind::array, kiln::int64}},
+        2,
+        false,
+        true};
+    EXPECT_EQ(add.source(Arguments{a.transpose(), a.transpose()}),
+              elementwise_source(add_definition, strided));
+    // The missing output is described, not allocated: an allocator that counts sees nothing.
+    kiln::test::CountingHostResource counting;
+    kiln::set_allocator(&counting);
+    const std::string broadcast_row = add.source(Arguments{a, row});
+    kiln::set_allocator(nullptr);
+    EXPECT_EQ(counting.allocations(), 0U) << "source() allocated the missing output";
+    EXPECT_EQ(broadcast_row, elementwise_source(add_definition, strided));
+    // A transposed raw input keeps its own two axes; the output is one contiguous axis.
+    const ElementwiseKernel reverse("raw T x", "T y", "y = x[_ind.size() - i - 1]", "reverse");
+    const kiln::detail::ElementwiseDefinition reverse_definition(
+        "raw T x", "T y", "y = x[_ind.size() - i - 1]", "reverse");
+    EXPECT_EQ(
+        reverse.source(Arguments{t, reversed}),
+        elementwise_source(
+            reverse_definition,
+            {{{Kind::raw, kiln::int64, false, 2}, {Kind::array, kiln::int64}}, 1, true, true}));
+}
+
+TEST(ElementwiseKernel, NoReturnLaunchesAndReturnsNothing) {
+    KILN_REQUIRE_DEVICE();
+    const ElementwiseKernel twice("T x", "T y", "y = x * 2", "twice_no_return",
+                                  {.no_return = true});
+    const ndarray x = kiln::arange(4);
+    const ndarray y = kiln::zeros({4}, kiln::int64);
+    const ndarray none = twice({x, y});
+    EXPECT_EQ(none.size(), 0);
+    EXPECT_EQ(none.data(), nullptr);
+    EXPECT_EQ(y.get<std::int64_t>(), (std::vector<std::int64_t>{0, 2, 4, 6}));
+    const ndarray y2 = kiln::zeros({4}, kiln::int64);
+    EXPECT_TRUE(twice.outputs(Arguments{kiln::arange(std::int64_t{1}, 5), y2}).empty());
+    EXPECT_EQ(y2.get<std::int64_t>(), (std::vector<std::int64_t>{2, 4, 6, 8}));
+    // Several outputs, and return_tuple too: operator() launches, as nothing is dropped.
+    const ElementwiseKernel around("T x", "T lo, T hi", "lo = x - 1; hi = x + 1", "around",
+                                   {.no_return = true, .return_tuple = true});
+    const ndarray lo = kiln::zeros({4}, kiln::int64);
+    const ndarray hi = kiln::zeros({4}, kiln::int64);
+    EXPECT_EQ(around({x, lo, hi}).size(), 0);
+    EXPECT_EQ(lo.get<std::int64_t>(), (std::vector<std::int64_t>{-1, 0, 1, 2}));
+    EXPECT_EQ(hi.get<std::int64_t>(), (std::vector<std::int64_t>{1, 2, 3, 4}));
+}
+
+TEST(ElementwiseKernel, ReturnTupleGivesTheListOfOutputs) {
+    KILN_REQUIRE_DEVICE();
+    const ElementwiseKernel twice("T x", "T y", "y = x * 2", "twice_tuple", {.return_tuple = true});
+    const auto out = twice.outputs(Arguments{kiln::arange(3)});
+    ASSERT_EQ(out.size(), 1U);
+    EXPECT_EQ(out[0].get<std::int64_t>(), (std::vector<std::int64_t>{0, 2, 4}));
+}
+
+// No device needed: operator() refuses before resolving its arguments (a scalar-only call would
+// otherwise fail for want of size=).
+TEST(ElementwiseKernelCallForm, OperatorRefusesAKernelWhoseResultsAreAList) {
+    using kiln::test::expect_error;
+    const ElementwiseKernel trig("T x", "T s, T c, T t", "s = sin(x); c = cos(x); t = tan(x)",
+                                 "sin_cos_tan");
+    expect_error<kiln::TypeError>([&] { (void)trig({1.0}); },
+                                  "kiln: ElementwiseKernel 'sin_cos_tan': operator() returns one "
+                                  "array but the kernel has 3 outputs; call outputs()");
+    const ElementwiseKernel copy("T x", "T y", "y = x", "copy_tuple", {.return_tuple = true});
+    expect_error<kiln::TypeError>([&] { (void)copy({1.0}); },
+                                  "kiln: ElementwiseKernel 'copy_tuple': operator() returns one "
+                                  "array but the kernel has return_tuple set; call outputs()");
 }
 
 }  // namespace

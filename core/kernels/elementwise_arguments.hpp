@@ -1,0 +1,69 @@
+// The arguments an ElementwiseKernel launch passes, packed in the order and with the sizes of the
+// parameter list that elementwise_kernel_source() declares for the same variant.
+#pragma once
+
+#include "elementwise_variant.hpp"
+
+#include <kiln/shape.hpp>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace kiln::detail {
+
+// What one call passes for one parameter.
+struct OperandValue {
+    const void* data = nullptr;  // array and raw operands
+    // Array operands: the collapsed strides, one per axis of the variant. Raw operands that are
+    // not contiguous: the array's own shape and strides.
+    Shape shape;
+    Strides strides;
+    std::array<std::byte, 16> scalar{};  // scalar operands, already in the operand's dtype
+};
+
+// What one call passes: the element count, the collapsed shape and one value per operand.
+struct CallValues {
+    std::int64_t size = 0;
+    Shape shape;
+    std::vector<OperandValue> operands;
+};
+
+// Where one kernel parameter lies in the argument block the device reads: offset =
+// the previous parameter's end rounded up to the alignment of this one's type; size = sizeof.
+struct ArgumentSlot {
+    std::size_t offset = 0;
+    std::size_t size = 0;
+    std::size_t alignment = 1;
+    friend bool operator==(const ArgumentSlot&, const ArgumentSlot&) = default;
+};
+
+// Kernel arguments, each in its own buffer, as the backend's launch takes them.
+class PackedArguments {
+public:
+    // `values` must match `variant` (one value per operand; ranks as the variant says).
+    PackedArguments(const ElementwiseVariant& variant, const CallValues& values);
+
+    // One pointer per parameter, valid while this object lives.
+    [[nodiscard]] void** pointers() noexcept { return pointers_.data(); }
+    [[nodiscard]] std::vector<ArgumentSlot> layout() const;
+
+private:
+    struct Parameter {
+        std::vector<std::byte> bytes;
+        std::size_t alignment;
+    };
+    void begin(std::size_t alignment);
+    void append(const void* data, std::size_t bytes);
+    // `n` long longs: `values`, zero-padded (a 0-d shape or stride list is passed as one axis).
+    void append_dims(const std::vector<std::int64_t>& values, std::size_t n);
+
+    std::vector<Parameter> parameters_;
+    std::vector<void*> pointers_;
+};
+
+// The slots PackedArguments fills for any call of `variant`: a function of the variant alone.
+[[nodiscard]] std::vector<ArgumentSlot> argument_layout(const ElementwiseVariant& variant);
+
+}  // namespace kiln::detail

@@ -16,70 +16,38 @@ static_assert(sizeof(long long) == word && sizeof(void*) == word);
 
 PackedArguments::PackedArguments(const ElementwiseVariant& variant, const CallValues& values) {
     const auto ndim = static_cast<std::size_t>(std::max(variant.ndim, 1));
-    begin(word);
-    append(&values.size, sizeof values.size);
-    begin(word);
-    append_dims(values.shape.empty() ? Shape{1} : values.shape, ndim);
+    pack_.begin(word);
+    pack_.append(&values.size, sizeof values.size);
+    pack_.begin(word);
+    pack_.append_dims(values.shape.empty() ? Shape{1} : values.shape, ndim);
     for (std::size_t p = 0; p < variant.operands.size(); ++p) {
         const OperandVariant& op = variant.operands[p];
         const OperandValue& value = values.operands[p];
         switch (op.kind) {
             case OperandVariant::Kind::scalar:
-                begin(alignment(op.dtype));
-                append(value.scalar.data(), itemsize(op.dtype));
+                pack_.begin(alignment(op.dtype));
+                pack_.append(value.scalar.data(), itemsize(op.dtype));
                 break;
             case OperandVariant::Kind::raw:
                 // kiln_raw_c<T> {p} or kiln_raw<T, N> {p, shape[N], strides[N]}: one argument.
-                begin(word);
-                append(static_cast<const void*>(&value.data), sizeof value.data);
+                pack_.begin(word);
+                pack_.append(static_cast<const void*>(&value.data), sizeof value.data);
                 if (!op.raw_contiguous) {
                     const auto n = static_cast<std::size_t>(op.raw_ndim);
-                    append_dims(value.shape, n);
-                    append_dims(value.strides, n);
+                    pack_.append_dims(value.shape, n);
+                    pack_.append_dims(value.strides, n);
                 }
                 break;
             case OperandVariant::Kind::array:
-                begin(word);
-                append(static_cast<const void*>(&value.data), sizeof value.data);
+                pack_.begin(word);
+                pack_.append(static_cast<const void*>(&value.data), sizeof value.data);
                 if (!variant.contiguous) {
-                    begin(word);
-                    append_dims(value.strides.empty() ? Strides{0} : value.strides, ndim);
+                    pack_.begin(word);
+                    pack_.append_dims(value.strides.empty() ? Strides{0} : value.strides, ndim);
                 }
                 break;
         }
     }
-    for (auto& parameter : parameters_) {
-        pointers_.push_back(parameter.bytes.data());
-    }
-}
-
-std::vector<ArgumentSlot> PackedArguments::layout() const {
-    std::vector<ArgumentSlot> slots;
-    std::size_t end = 0;
-    for (const auto& parameter : parameters_) {
-        const std::size_t offset =
-            (end + parameter.alignment - 1) / parameter.alignment * parameter.alignment;
-        slots.push_back({offset, parameter.bytes.size(), parameter.alignment});
-        end = offset + parameter.bytes.size();
-    }
-    return slots;
-}
-
-void PackedArguments::begin(std::size_t alignment) {
-    parameters_.push_back({{}, alignment});
-}
-
-void PackedArguments::append(const void* data, std::size_t bytes) {
-    auto& target = parameters_.back().bytes;
-    const std::size_t at = target.size();
-    target.resize(at + bytes);
-    std::memcpy(target.data() + at, data, bytes);
-}
-
-void PackedArguments::append_dims(const std::vector<std::int64_t>& values, std::size_t n) {
-    std::vector<long long> dims(n, 0);
-    std::copy_n(values.begin(), std::min(n, values.size()), dims.begin());
-    append(dims.data(), n * sizeof(long long));
 }
 
 std::vector<ArgumentSlot> argument_layout(const ElementwiseVariant& variant) {

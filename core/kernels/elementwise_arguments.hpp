@@ -2,6 +2,7 @@
 // parameter list that elementwise_kernel_source() declares for the same variant.
 #pragma once
 
+#include "argument_pack.hpp"
 #include "elementwise_variant.hpp"
 
 #include <kiln/shape.hpp>
@@ -30,15 +31,6 @@ struct CallValues {
     std::vector<OperandValue> operands;
 };
 
-// Where one kernel parameter lies in the argument block the device reads: offset =
-// the previous parameter's end rounded up to the alignment of this one's type; size = sizeof.
-struct ArgumentSlot {
-    std::size_t offset = 0;
-    std::size_t size = 0;
-    std::size_t alignment = 1;
-    friend bool operator==(const ArgumentSlot&, const ArgumentSlot&) = default;
-};
-
 // Kernel arguments, each in its own buffer, as the backend's launch takes them.
 class PackedArguments {
 public:
@@ -46,21 +38,11 @@ public:
     PackedArguments(const ElementwiseVariant& variant, const CallValues& values);
 
     // One pointer per parameter, valid while this object lives.
-    [[nodiscard]] void** pointers() noexcept { return pointers_.data(); }
-    [[nodiscard]] std::vector<ArgumentSlot> layout() const;
+    [[nodiscard]] void** pointers() { return pack_.pointers(); }
+    [[nodiscard]] std::vector<ArgumentSlot> layout() const { return pack_.layout(); }
 
 private:
-    struct Parameter {
-        std::vector<std::byte> bytes;
-        std::size_t alignment;
-    };
-    void begin(std::size_t alignment);
-    void append(const void* data, std::size_t bytes);
-    // `n` long longs: `values`, zero-padded (a 0-d shape or stride list is passed as one axis).
-    void append_dims(const std::vector<std::int64_t>& values, std::size_t n);
-
-    std::vector<Parameter> parameters_;
-    std::vector<void*> pointers_;
+    ArgumentPack pack_;
 };
 
 // The slots PackedArguments fills for any call of `variant`: a function of the variant alone.

@@ -2,8 +2,8 @@
 #include "../codegen/module_cache.hpp"
 #include "../layout.hpp"
 #include "../profiling.hpp"
-#include "argument_pack.hpp"
 #include "collapse.hpp"
+#include "reduction_arguments.hpp"
 #include "reduction_source.hpp"
 #include "type_binding.hpp"
 
@@ -353,11 +353,28 @@ Strategy choose_strategy(const Plan& plan, int multiprocessors) {
     return s;
 }
 
-void pack_outputs(ArgumentPack& pack, const Plan& plan) {
-    for (std::size_t o = 0; o < plan.outputs.size(); ++o) {
-        pack.push(plan.outputs[o].data());
-        pack.push_dims(plan.out_strides[o], plan.variant.out_ndim);
+// The run-time values of both launches.
+ReductionValues launch_values(const Plan& plan, const Strategy& strategy, void* partial) {
+    ReductionValues x;
+    x.m = plan.m;
+    x.n = plan.n;
+    x.chunk = strategy.chunk;
+    x.split = strategy.split;
+    x.lanes = strategy.lanes;
+    x.lanes_fast = strategy.lanes_fast;
+    x.finish_lanes = static_cast<int>(
+        std::min<std::int64_t>(reduction_block, next_power_of_two(strategy.split)));
+    x.partial = partial;
+    x.out_shape = plan.out_shape;
+    x.reduce_shape = plan.reduce_shape;
+    for (std::size_t p = 0; p < plan.inputs.size(); ++p) {
+        x.inputs.push_back({plan.inputs[p].data(), plan.in_out_strides[p],
+                            plan.in_reduce_strides[p], plan.scalars[p]});
     }
+    for (std::size_t o = 0; o < plan.outputs.size(); ++o) {
+        x.outputs.push_back({plan.outputs[o].data(), plan.out_strides[o]});
+    }
+    return x;
 }
 
 }  // namespace
@@ -438,47 +455,21 @@ std::vector<ndarray> ReductionKernel::outputs(std::span<const Argument> args,
         partials = empty({plan.m * strategy.split * bytes}, uint8);
     }
     const detail::ProfileRange range(s.k.name.c_str());
-    detail::ArgumentPack pack;
-    pack.push(static_cast<long long>(plan.m));
-    pack.push(static_cast<long long>(plan.n));
-    pack.push(static_cast<long long>(strategy.chunk));
-    pack.push(strategy.lanes);
-    pack.push(static_cast<int>(strategy.lanes_fast));
-    void* const partial = strategy.split > 1 ? partials.data() : nullptr;
-    pack.push(partial);
-    pack.push_dims(plan.out_shape, v.out_ndim);
-    pack.push_dims(plan.reduce_shape, v.reduce_ndim);
-    for (std::size_t p = 0; p < s.k.in.size(); ++p) {
-        if (v.in_scalar[p]) {
-            pack.push_bytes(plan.scalars[p].data(), itemsize(v.in_dtypes[p]));
-            continue;
-        }
-        pack.push(plan.inputs[p].data());
-        pack.push_dims(plan.in_out_strides[p], v.out_ndim);
-        pack.push_dims(plan.in_reduce_strides[p], v.reduce_ndim);
-    }
-    detail::pack_outputs(pack, plan);
+    const detail::ReductionValues values =
+        detail::launch_values(plan, strategy, strategy.split > 1 ? partials.data() : nullptr);
     constexpr unsigned block = detail::reduction_block;
+    auto reduce = detail::reduce_arguments(v, values);
     gpu.launch(functions.reduce,
                {{static_cast<unsigned>(strategy.blocks), static_cast<unsigned>(strategy.split), 1},
                 {block, 1, 1},
                 0,
                 stream.native()},
-               pack.pointers());
+               reduce.pointers());
     if (strategy.split > 1) {
-        const int lanes = static_cast<int>(
-            std::min<std::int64_t>(block, detail::next_power_of_two(strategy.split)));
-        const std::int64_t groups = block / lanes;
+        const std::int64_t groups = block / values.finish_lanes;
         constexpr std::int64_t max_grid_x = std::numeric_limits<std::int32_t>::max();
         const std::int64_t blocks = std::min((plan.m + groups - 1) / groups, max_grid_x);
-        detail::ArgumentPack finish;
-        finish.push(static_cast<long long>(plan.m));
-        finish.push(static_cast<long long>(plan.n));
-        finish.push(static_cast<long long>(strategy.split));
-        finish.push(lanes);
-        finish.push(partial);
-        finish.push_dims(plan.out_shape, v.out_ndim);
-        detail::pack_outputs(finish, plan);
+        auto finish = detail::finish_arguments(v, values);
         gpu.launch(functions.finish,
                    {{static_cast<unsigned>(blocks), 1, 1}, {block, 1, 1}, 0, stream.native()},
                    finish.pointers());

@@ -124,18 +124,6 @@ bool has(const std::vector<std::string>& list, const std::string& item) {
     return std::find(list.begin(), list.end(), item) != list.end();
 }
 
-// The (offset, size) of each explicit argument of an AMDGPU kernel, in order.
-std::vector<std::pair<std::uint64_t, std::uint64_t>> explicit_args(
-    const kiln::test::AmdgpuKernel& kernel) {
-    std::vector<std::pair<std::uint64_t, std::uint64_t>> args;
-    for (const auto& arg : kernel.args) {
-        if (!arg.value_kind.starts_with("hidden_")) {
-            args.emplace_back(arg.offset, arg.size);
-        }
-    }
-    return args;
-}
-
 std::vector<std::pair<std::uint64_t, std::uint64_t>> packed_args(const ElementwiseVariant& v) {
     std::vector<std::pair<std::uint64_t, std::uint64_t>> args;
     for (const ArgumentSlot& slot : kiln::detail::argument_layout(v)) {
@@ -171,7 +159,7 @@ void expect_every_variant_compiles(const Seed& seed) {
                 std::find_if(elf.amdgpu_kernels.begin(), elf.amdgpu_kernels.end(),
                              [&](const kiln::test::AmdgpuKernel& m) { return m.name == name; });
             ASSERT_NE(kernel, elf.amdgpu_kernels.end()) << "no metadata";
-            EXPECT_EQ(explicit_args(*kernel), packed_args(variants[v]));
+            EXPECT_EQ(kiln::test::explicit_args(*kernel), packed_args(variants[v]));
         }
     }
     const auto target = kiln::test::compile_targets().front();

@@ -1,7 +1,9 @@
 // ReductionKernel's generated code for the CI targets, with no device: the seeds' reductions and
 // the generator's every branch (identity or none, tuple reduce types, scalar inputs, ranks, index
-// widths, every dtype) compile, and the code objects hold both kernels.
+// widths, every dtype) compile, and the code objects hold both kernels, with (on AMD) the
+// argument layout kiln packs.
 #include "core/backend.hpp"
+#include "core/kernels/reduction_arguments.hpp"
 #include "core/kernels/reduction_source.hpp"
 #include "tests/support/backend_under_test.hpp"
 #include "tests/support/elf.hpp"
@@ -91,6 +93,26 @@ bool has(const std::vector<std::string>& list, const std::string& item) {
     return std::find(list.begin(), list.end(), item) != list.end();
 }
 
+std::vector<std::pair<std::uint64_t, std::uint64_t>> packed(
+    const std::vector<kiln::detail::ArgumentSlot>& slots) {
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> args;
+    for (const auto& slot : slots) {
+        args.emplace_back(slot.offset, slot.size);
+    }
+    return args;
+}
+
+// On AMD, the kernel's argument block as the code object declares it is what kiln packs.
+void expect_amd_layout(const kiln::test::ElfInfo& elf, const std::string& name,
+                       const std::vector<kiln::detail::ArgumentSlot>& slots) {
+    EXPECT_TRUE(has(elf.symbols, name + ".kd")) << "AMD kernel descriptor missing";
+    const auto kernel =
+        std::find_if(elf.amdgpu_kernels.begin(), elf.amdgpu_kernels.end(),
+                     [&](const kiln::test::AmdgpuKernel& m) { return m.name == name; });
+    ASSERT_NE(kernel, elf.amdgpu_kernels.end()) << name << ": no metadata";
+    EXPECT_EQ(kiln::test::explicit_args(*kernel), packed(slots)) << name;
+}
+
 TEST(ReductionVariants, EveryVariantCompilesForEveryCiTarget) {
     const auto all = cases();
     for (const auto& target : kiln::test::compile_targets()) {
@@ -103,6 +125,11 @@ TEST(ReductionVariants, EveryVariantCompilesForEveryCiTarget) {
             EXPECT_EQ(elf.machine, kiln::test::elf_machine);
             EXPECT_TRUE(has(elf.symbols, k.name));
             EXPECT_TRUE(has(elf.symbols, kiln::detail::finish_name(k)));
+            if (!kiln::test::is_cuda) {
+                expect_amd_layout(elf, k.name, kiln::detail::reduce_layout(v));
+                expect_amd_layout(elf, kiln::detail::finish_name(k),
+                                  kiln::detail::finish_layout(v));
+            }
         }
     }
 }

@@ -309,4 +309,16 @@ inline ElfInfo read_elf(std::span<const char> bytes) {
     return info;
 }
 
+// The (offset, size) of each explicit (not hidden_*) argument of an AMDGPU kernel, in order.
+inline std::vector<std::pair<std::uint64_t, std::uint64_t>> explicit_args(
+    const AmdgpuKernel& kernel) {
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> args;
+    for (const auto& arg : kernel.args) {
+        if (!arg.value_kind.starts_with("hidden_")) {
+            args.emplace_back(arg.offset, arg.size);
+        }
+    }
+    return args;
+}
+
 }  // namespace kiln::test

@@ -16,6 +16,7 @@
 #include <kiln/memory_resource.hpp>
 #include <kiln/ndarray.hpp>
 #include <kiln/pool_resource.hpp>
+#include <kiln/random.hpp>
 #include <kiln/raw_kernel.hpp>
 #include <kiln/raw_module.hpp>
 #include <kiln/reduction_kernel.hpp>

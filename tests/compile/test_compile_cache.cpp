@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cstdio>
 #include <cstdlib>
@@ -99,6 +100,34 @@ TEST_F(CompileCacheDeathTest, AFreshProcessLoadsFromDiskWithoutCompiling) {
         },
         testing::ExitedWithCode(0), "");
     EXPECT_EXIT(compile_and_check(1, 1, 0, 0, 1), testing::ExitedWithCode(0), "");
+    EXPECT_EXIT(compile_and_check(1, 0, 1, 0, 0), testing::ExitedWithCode(0), "");
+}
+
+// Two processes that compile the same kernel into one cache at once both succeed, and leave one
+// whole file that a third process loads.
+TEST_F(CompileCacheDeathTest, TwoProcessesRacingOnOneKeyBothSucceed) {
+    EXPECT_EXIT(
+        {
+            pid_t children[2];
+            for (auto& child : children) {
+                child = fork();
+                if (child == 0) {
+                    const kiln::RawModule module(
+                        "extern \"C\" __global__ void cached(int* x) { *x = 42; }\n");
+                    const auto image = module.compile(kiln::test::compile_targets().front());
+                    std::_Exit(image.empty() ? 1 : 0);
+                }
+            }
+            bool all_succeeded = true;
+            for (const auto child : children) {
+                int status = 0;
+                all_succeeded = all_succeeded && child > 0 && waitpid(child, &status, 0) == child &&
+                                WIFEXITED(status) && WEXITSTATUS(status) == 0;
+            }
+            std::_Exit(all_succeeded ? 0 : 1);
+        },
+        testing::ExitedWithCode(0), "");
+    EXPECT_EQ(cache_files(dir_).size(), 1U);
     EXPECT_EXIT(compile_and_check(1, 0, 1, 0, 0), testing::ExitedWithCode(0), "");
 }
 

@@ -1,0 +1,79 @@
+// kiln::random's device functions: check the arguments, allocate, and launch the generated kernel
+// of the distribution and dtype.
+#include "../backend.hpp"
+#include "../codegen/module_cache.hpp"
+#include "../layout.hpp"
+#include "arguments.hpp"
+#include "kernels.hpp"
+
+#include <kiln/device.hpp>
+#include <kiln/random.hpp>
+#include <kiln/stream.hpp>
+
+#include <algorithm>
+#include <array>
+
+namespace kiln::random {
+
+namespace {
+
+using detail::RandomDistribution;
+
+// A new array of `shape`, allocated on `stream` and filled there by the distribution's kernel,
+// whose last two arguments are `a` and `b` (kernels.hpp).
+template <class A, class B>
+ndarray generate(RandomDistribution distribution, const Shape& shape, DType dtype,
+                 std::uint64_t seed, A a, B b, std::optional<StreamView> stream,
+                 const char* function) {
+    // Checked here too so that a bad shape's error names this function rather than empty().
+    static_cast<void>(detail::checked_size(shape, itemsize(dtype), function));
+    const StreamView on = stream.value_or(current_stream());
+    const StreamGuard guard(on);
+    ndarray out = empty(shape, dtype);
+    long long count = out.size();
+    if (count == 0) {
+        return out;
+    }
+    constexpr long long block = 256;
+    const long long resident = std::max(
+        1LL, static_cast<long long>(Device::current().properties().multiprocessor_count) * 8);
+    const auto grid = static_cast<unsigned>(std::min((count + block - 1) / block, resident));
+    void* data = out.data();
+    unsigned long long seed_argument = seed;
+    std::array<void*, 5> args{&data, &count, &seed_argument, &a, &b};
+    detail::backend().launch(detail::cached_function(detail::random_source(distribution, dtype),
+                                                     detail::random_kernel_name),
+                             {{grid, 1, 1}, {static_cast<unsigned>(block), 1, 1}, 0, on.native()},
+                             args.data());
+    return out;
+}
+
+}  // namespace
+
+ndarray uniform(const Shape& shape, double low, double high, std::uint64_t seed, DType dtype,
+                std::optional<StreamView> stream) {
+    detail::check_random_real_dtype(dtype, "uniform");
+    detail::check_uniform_range(low, high, "uniform");
+    return generate(RandomDistribution::uniform, shape, dtype, seed, low, high - low, stream,
+                    "uniform");
+}
+
+ndarray normal(const Shape& shape, double mean, double stddev, std::uint64_t seed, DType dtype,
+               std::optional<StreamView> stream) {
+    detail::check_random_real_dtype(dtype, "normal");
+    detail::check_normal_parameters(mean, stddev, "normal");
+    return generate(RandomDistribution::normal, shape, dtype, seed, mean, stddev, stream, "normal");
+}
+
+ndarray integers(const Shape& shape, std::int64_t low, std::int64_t high, std::uint64_t seed,
+                 DType dtype, std::optional<StreamView> stream) {
+    detail::check_random_integer_dtype(dtype, "integers");
+    detail::check_integer_range(low, high, dtype, "integers");
+    const auto lowest = static_cast<long long>(low);
+    const auto range = static_cast<unsigned long long>(static_cast<std::uint64_t>(high) -
+                                                       static_cast<std::uint64_t>(low));
+    return generate(RandomDistribution::integers, shape, dtype, seed, lowest, range, stream,
+                    "integers");
+}
+
+}  // namespace kiln::random

@@ -1,0 +1,25 @@
+// The device side of kiln::random: one generated kernel per distribution and dtype, each computing
+// element i of its output from (seed, i) alone, exactly as include/kiln/random.hpp defines.
+#pragma once
+
+#include <kiln/dtype.hpp>
+
+#include <cstdint>
+#include <string>
+
+namespace kiln::detail {
+
+enum class RandomDistribution : std::uint8_t { uniform, normal, integers };
+
+// Every source defines one kernel of this name:
+//   uniform, normal:  (T* out, long long n, unsigned long long seed, double a, double b)
+//     with (a, b) = (low, high - low) for uniform and (mean, stddev) for normal;
+//   integers:         (T* out, long long n, unsigned long long seed, long long low,
+//                      unsigned long long range)  with range = high - low.
+inline constexpr const char* random_kernel_name = "kiln_random";
+
+// The kernel's source for `dtype` (a floating dtype for uniform and normal, an integer dtype for
+// integers; the caller has checked it).
+[[nodiscard]] std::string random_source(RandomDistribution distribution, DType dtype);
+
+}  // namespace kiln::detail

@@ -1,0 +1,48 @@
+// kiln::random's generated kernels compile for every CI target, with no device.
+#include "core/backend.hpp"
+#include "core/random/kernels.hpp"
+#include "tests/support/backend_under_test.hpp"
+#include "tests/support/elf.hpp"
+
+#include <kiln/dtype.hpp>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+namespace {
+
+using kiln::detail::RandomDistribution;
+
+void expect_compiles(RandomDistribution distribution, kiln::DType dtype,
+                     const std::string& target) {
+    SCOPED_TRACE(std::string(kiln::name(dtype)) + " for " + target);
+    const auto source = kiln::detail::random_source(distribution, dtype);
+    const auto binary =
+        kiln::detail::backend().compile({source, kiln::detail::random_kernel_name, {}, target});
+    const auto elf = kiln::test::read_elf(binary.image);
+    EXPECT_EQ(elf.machine, kiln::test::elf_machine);
+    EXPECT_NE(std::find(elf.symbols.begin(), elf.symbols.end(), kiln::detail::random_kernel_name),
+              elf.symbols.end());
+}
+
+TEST(RandomKernels, UniformAndNormalCompileForEveryFloatingDtypeAndTarget) {
+    for (const auto& target : kiln::test::compile_targets()) {
+        for (auto dtype : {kiln::float16, kiln::float32, kiln::float64}) {
+            expect_compiles(RandomDistribution::uniform, dtype, target);
+            expect_compiles(RandomDistribution::normal, dtype, target);
+        }
+    }
+}
+
+TEST(RandomKernels, IntegersCompileForEveryIntegerDtypeAndTarget) {
+    for (const auto& target : kiln::test::compile_targets()) {
+        for (auto dtype : {kiln::int8, kiln::int16, kiln::int32, kiln::int64, kiln::uint8,
+                           kiln::uint16, kiln::uint32, kiln::uint64}) {
+            expect_compiles(RandomDistribution::integers, dtype, target);
+        }
+    }
+}
+
+}  // namespace

@@ -1,10 +1,9 @@
 #include "inputs.hpp"
 
-#include "philox.hpp"
+#include <kiln/random.hpp>
 
 #include <algorithm>
 #include <cstddef>
-#include <thread>
 
 namespace kiln::bench {
 
@@ -18,33 +17,22 @@ std::size_t element_count(const Shape& shape) {
     return static_cast<std::size_t>(count);
 }
 
-// out[i] = draw(i), split over the host's threads.
-template <class T, class Draw>
-std::vector<T> draw_all(std::size_t count, const Draw& draw) {
-    std::vector<T> out(count);
-    const std::size_t threads = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 64);
-    const std::size_t per_thread = (count + threads - 1) / threads;
-    std::vector<std::jthread> workers;
-    for (std::size_t t = 0; t < threads && t * per_thread < count; ++t) {
-        workers.emplace_back([&out, &draw, t, per_thread, count] {
-            const std::size_t end = std::min(count, (t + 1) * per_thread);
-            for (std::size_t i = t * per_thread; i < end; ++i) {
-                out[i] = draw(i);
-            }
-        });
-    }
-    return out;
-}
-
-template <class T>
-Input<T> finish(const Context& context, InputSpec spec, std::vector<T> host) {
-    const std::size_t count = std::min<std::size_t>(host.size(), 4);
-    spec.first.assign(host.begin(), host.begin() + static_cast<std::ptrdiff_t>(count));
-    ndarray device;
+// With a GPU the device draw is copied back for the reference; without one the host twin draws
+// the same numbers.
+template <class T, class DeviceDraw, class HostDraw>
+Input<T> draw(const Context& context, InputSpec spec, const DeviceDraw& device_draw,
+              const HostDraw& host_draw) {
+    Input<T> input;
     if (context.gpu) {
-        device = array(std::span<const T>(host), spec.shape);
+        input.device = device_draw();
+        input.host = input.device.template get<T>();
+    } else {
+        input.host = host_draw(element_count(spec.shape));
     }
-    return {std::move(spec), std::move(host), std::move(device)};
+    const std::size_t count = std::min<std::size_t>(input.host.size(), 4);
+    spec.first.assign(input.host.begin(), input.host.begin() + static_cast<std::ptrdiff_t>(count));
+    input.spec = std::move(spec);
+    return input;
 }
 
 }  // namespace
@@ -52,19 +40,19 @@ Input<T> finish(const Context& context, InputSpec spec, std::vector<T> host) {
 template <class T>
 Input<T> uniform_input(const Context& context, std::string name, const Shape& shape, double high,
                        std::uint64_t seed) {
-    InputSpec spec{std::move(name), "uniform", high, 0, seed, dtype_of<T>, shape, "", {}};
-    return finish(context, std::move(spec), draw_all<T>(element_count(shape), [=](std::size_t i) {
-                      return philox::uniform<T>(seed, i, 0.0, high);
-                  }));
+    return draw<T>(
+        context, {std::move(name), "uniform", high, 0, seed, dtype_of<T>, shape, "", {}},
+        [&] { return random::uniform(shape, 0, high, seed, dtype_of<T>); },
+        [&](std::size_t count) { return random::uniform_host<T>(count, 0, high, seed); });
 }
 
 template <class T>
 Input<T> normal_input(const Context& context, std::string name, const Shape& shape, double stddev,
                       std::uint64_t seed) {
-    InputSpec spec{std::move(name), "normal", stddev, 0, seed, dtype_of<T>, shape, "", {}};
-    return finish(context, std::move(spec), draw_all<T>(element_count(shape), [=](std::size_t i) {
-                      return philox::normal<T>(seed, i, 0.0, stddev);
-                  }));
+    return draw<T>(
+        context, {std::move(name), "normal", stddev, 0, seed, dtype_of<T>, shape, "", {}},
+        [&] { return random::normal(shape, 0, stddev, seed, dtype_of<T>); },
+        [&](std::size_t count) { return random::normal_host<T>(count, 0, stddev, seed); });
 }
 
 template <class T>
@@ -79,29 +67,30 @@ Input<T> integers_input(const Context& context, std::string name, const Shape& s
                    shape,
                    "",
                    {}};
-    return finish(context, std::move(spec), draw_all<T>(element_count(shape), [=](std::size_t i) {
-                      return philox::integer<T>(seed, i, low, high);
-                  }));
+    return draw<T>(
+        context, std::move(spec),
+        [&] { return random::integers(shape, low, high, seed, dtype_of<T>); },
+        [&](std::size_t count) { return random::integers_host<T>(count, low, high, seed); });
 }
 
 Input<std::complex<double>> complex_normal_input(const Context& context, std::string name,
                                                  std::int64_t count, double stddev,
                                                  std::uint64_t seed) {
-    InputSpec spec{std::move(name), "normal", stddev, 0, seed, float64, {count}, "complex128", {}};
-    auto host = draw_all<std::complex<double>>(static_cast<std::size_t>(count), [=](std::size_t i) {
-        return std::complex<double>(philox::normal<double>(seed, 2 * i, 0.0, stddev),
-                                    philox::normal<double>(seed, 2 * i + 1, 0.0, stddev));
-    });
+    auto parts = normal_input<double>(context, std::move(name), {count, 2}, stddev, seed);
     Input<std::complex<double>> input;
-    for (std::size_t i = 0; i < std::min<std::size_t>(host.size(), 2); ++i) {
-        spec.first.push_back(host[i].real());
-        spec.first.push_back(host[i].imag());
+    input.spec = parts.spec;
+    input.spec.shape = {count};
+    input.spec.view = "complex128";
+    input.host.resize(static_cast<std::size_t>(count));
+    for (std::size_t i = 0; i < input.host.size(); ++i) {
+        input.host[i] = {parts.host[2 * i], parts.host[2 * i + 1]};
     }
-    input.spec = std::move(spec);
     if (context.gpu) {
-        input.device = array(std::span<const std::complex<double>>(host), Shape{count});
+        // The complex view of the float64 pairs keeps their array alive through its deleter.
+        const ndarray pairs = parts.device;
+        input.device = from_pointer(pairs.data(), {count}, complex128, std::nullopt,
+                                    [pairs](void* /*data*/) {});
     }
-    input.host = std::move(host);
     return input;
 }
 

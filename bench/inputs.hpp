@@ -1,5 +1,6 @@
-// Seeded inputs, identical for kiln and its Kokkos reference: drawn on the host with the streams
-// include/kiln/random.hpp documents (bench/philox.hpp), then uploaded when a GPU runs.
+// Seeded inputs, identical for kiln and its Kokkos reference: drawn with kiln::random on the
+// device and copied to the host for the reference, or, without a GPU, drawn by kiln::random's
+// host twins (the same numbers).
 #pragma once
 
 #include "context.hpp"

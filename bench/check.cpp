@@ -11,7 +11,7 @@ namespace {
 
 std::string format(const char* pattern, double a, double b) {
     std::array<char, 160> text{};
-    std::snprintf(text.data(), text.size(), pattern, a, b);
+    (void)std::snprintf(text.data(), text.size(), pattern, a, b);
     return text.data();
 }
 

@@ -6,8 +6,8 @@
 
 #include <array>
 #include <cerrno>
-#include <cstring>
 #include <stdexcept>
+#include <system_error>
 
 extern char** environ;  // NOLINT(readability-redundant-declaration): POSIX names it only here
 
@@ -16,7 +16,7 @@ namespace kiln::bench {
 namespace {
 
 [[noreturn]] void fail(const std::string& what) {
-    throw std::runtime_error("kiln-bench: " + what + ": " + std::strerror(errno));
+    throw std::runtime_error("kiln-bench: " + what + ": " + std::generic_category().message(errno));
 }
 
 }  // namespace
@@ -33,6 +33,7 @@ std::string run_and_capture(const std::string& program, const std::vector<std::s
     std::vector<std::string> words{program};
     words.insert(words.end(), args.begin(), args.end());
     std::vector<char*> argv;
+    argv.reserve(words.size() + 1);
     for (auto& word : words) {
         argv.push_back(word.data());
     }

@@ -31,7 +31,7 @@ void write_string(std::string& out, const std::string& text) {
             default:
                 if (static_cast<unsigned char>(c) < 0x20) {
                     std::array<char, 8> escaped{};
-                    std::snprintf(escaped.data(), escaped.size(), "\\u%04x", c);
+                    (void)std::snprintf(escaped.data(), escaped.size(), "\\u%04x", c);
                     out += escaped.data();
                 } else {
                     out += c;
@@ -47,7 +47,7 @@ void write_number(std::string& out, double value) {
         return;
     }
     std::array<char, 32> text{};
-    std::snprintf(text.data(), text.size(), "%.17g", value);
+    (void)std::snprintf(text.data(), text.size(), "%.17g", value);
     out += text.data();
 }
 

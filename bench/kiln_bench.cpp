@@ -7,6 +7,7 @@
 #include "record.hpp"
 #include "report.hpp"
 #include "system_info.hpp"
+#include "timing.hpp"
 #include "workloads/workloads.hpp"
 
 #include <kiln/kiln.hpp>
@@ -15,10 +16,9 @@
 
 #include <stdlib.h>  // NOLINT(modernize-deprecated-headers): mkdtemp and setenv are POSIX
 
-#include <chrono>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <iostream>
 #include <memory>
 #include <regex>
@@ -79,7 +79,13 @@ std::vector<Workload> all_workloads() {
 
 std::vector<Workload> selected_workloads(const Options& options) {
     std::vector<Workload> selected;
-    const std::regex filter(options.filter);
+    std::regex filter;
+    try {
+        filter = std::regex(options.filter);
+    } catch (const std::regex_error& e) {
+        throw std::invalid_argument("kiln-bench: --filter: '" + options.filter +
+                                    "' is not a regular expression: " + e.what());
+    }
     for (auto& workload : all_workloads()) {
         if (std::regex_search(workload.name, filter)) {
             selected.push_back(std::move(workload));
@@ -90,16 +96,42 @@ std::vector<Workload> selected_workloads(const Options& options) {
 
 int list(const std::vector<Workload>& workloads) {
     for (const auto& workload : workloads) {
-        std::printf("%-34s %s%s\n", workload.name.c_str(), workload.description.c_str(),
-                    workload.needs_gpu        ? " [GPU only]"
-                    : workload.needs_compiler ? " [needs a GPU backend's compiler]"
-                                              : "");
+        std::cout << std::left << std::setw(34) << workload.name << ' ' << workload.description
+                  << (workload.needs_gpu        ? " [GPU only]"
+                      : workload.needs_compiler ? " [needs a GPU backend's compiler]"
+                                                : "")
+                  << '\n';
     }
     return 0;
 }
 
-std::string default_json_path(const SystemInfo& system) {
-    return "bench/results/" + file_name_part(system.device) + "-" + system.date + ".json";
+void print_header(const Context& context, const SystemInfo& system,
+                  const std::string& no_gpu_reason) {
+    std::cout << "kiln-bench " << KILN_VERSION << ", " << system.date << '\n';
+    if (context.gpu) {
+        std::cout << "device: " << system.device << " (" << system.arch << "), driver "
+                  << system.driver << "; " << system.backend << " backend, " << system.compiler
+                  << '\n';
+    } else {
+        std::cout << "no GPU backend is available: " << no_gpu_reason << '\n'
+                  << "running the Kokkos baselines"
+                  << (context.compiler ? " and the compile-time figures" : "") << " only\n";
+    }
+    std::cout << "Kokkos reference: " << system.kokkos_space << ", " << system.kokkos_concurrency
+              << " thread(s), Kokkos " << system.kokkos_version << std::endl;
+}
+
+// --json PATH, or bench/results/<device>-<date>.json; a PATH that is a directory (or ends in
+// '/') gets that file name inside it.
+std::filesystem::path json_path(const Options& options, const SystemInfo& system) {
+    const std::string file = file_name_part(system.device) + "-" + system.date + ".json";
+    if (options.json_path.empty()) {
+        return std::filesystem::path("bench/results") / file;
+    }
+    if (options.json_path.ends_with('/') || std::filesystem::is_directory(options.json_path)) {
+        return std::filesystem::path(options.json_path) / file;
+    }
+    return options.json_path;
 }
 
 Json run_json(const Context& context, const std::string& no_gpu_reason) {
@@ -145,19 +177,7 @@ int run(const Options& options) {
         return list(workloads);
     }
     const SystemInfo system = system_info(context.gpu);
-    std::printf("kiln-bench %s, %s\n", KILN_VERSION, system.date.c_str());
-    if (context.gpu) {
-        std::printf("device: %s (%s), driver %s; %s backend, %s\n", system.device.c_str(),
-                    system.arch.c_str(), system.driver.c_str(), system.backend.c_str(),
-                    system.compiler.c_str());
-    } else {
-        std::printf("no GPU backend is available: %s\n", no_gpu_reason.c_str());
-        std::printf("running the Kokkos baselines%s only\n",
-                    context.compiler ? " and the compile-time figures" : "");
-    }
-    std::printf("Kokkos reference: %s, %d thread(s), Kokkos %s\n", system.kokkos_space.c_str(),
-                system.kokkos_concurrency, system.kokkos_version.c_str());
-    std::fflush(stdout);
+    print_header(context, system, no_gpu_reason);
 
     // Every kernel runs on the bench's own stream.
     std::unique_ptr<Stream> stream;
@@ -167,47 +187,48 @@ int run(const Options& options) {
     if (context.gpu) {
         stream = std::make_unique<Stream>(true);
         on_stream = std::make_unique<StreamGuard>(*stream);
-        std::fprintf(stderr, "[0/%zu] copy_d2d_f32_1GiB\n", workloads.size());
+        std::cerr << "[0/" << workloads.size() << "] copy_d2d_f32_1GiB" << std::endl;
         records.push_back(copy_bandwidth(context));
         copy_gbps = derive(records.back(), std::nullopt).gbps;
-        std::printf("device-to-device copy: %.1f GB/s (1 GiB, median of %d)\n",
-                    copy_gbps.value_or(0), records.back().samples);
+        std::cout << "device-to-device copy: " << std::fixed << std::setprecision(1)
+                  << copy_gbps.value_or(0) << " GB/s (1 GiB, median of " << records.back().samples
+                  << ")" << std::defaultfloat << std::endl;
     }
     for (std::size_t i = 0; i < workloads.size(); ++i) {
         const Workload& workload = workloads[i];
-        std::fprintf(stderr, "[%zu/%zu] %s", i + 1, workloads.size(), workload.name.c_str());
+        std::cerr << '[' << i + 1 << '/' << workloads.size() << "] " << workload.name;
         if ((workload.needs_gpu && !context.gpu) ||
             (workload.needs_compiler && !context.compiler)) {
-            std::fprintf(stderr, ": skipped (%s)\n",
-                         workload.needs_gpu ? "needs a GPU" : "no GPU backend's compiler");
+            std::cerr << ": skipped ("
+                      << (workload.needs_gpu ? "needs a GPU" : "no GPU backend's compiler")
+                      << ")\n";
             continue;
         }
-        std::fflush(stderr);
-        const auto start = std::chrono::steady_clock::now();
-        for (auto& record : run_workload(context, workload)) {
-            records.push_back(std::move(record));
-        }
-        std::fprintf(
-            stderr, ": %.1f s\n",
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        std::cerr << std::flush;
+        const double seconds = host_seconds([&] {
+            for (auto& record : run_workload(context, workload)) {
+                records.push_back(std::move(record));
+            }
+        });
+        std::cerr << ": " << std::fixed << std::setprecision(1) << seconds << " s"
+                  << std::defaultfloat << std::endl;
     }
 
-    std::printf("\n%s", table(records, copy_gbps).c_str());
-    const std::filesystem::path path =
-        options.json_path.empty() ? default_json_path(system) : options.json_path;
+    std::cout << '\n' << table(records, copy_gbps);
+    const std::filesystem::path path = json_path(options, system);
     if (path.has_parent_path()) {
         std::filesystem::create_directories(path.parent_path());
     }
     std::ofstream(path)
         << results_json(system, run_json(context, no_gpu_reason), records, copy_gbps).dump();
-    std::printf("\nresults: %s\n", path.c_str());
+    std::cout << "\nresults: " << path.string() << '\n';
 
     int failures = 0;
     for (const auto& record : records) {
         failures += record.check.status == "FAIL" || record.check.status == "ERROR" ? 1 : 0;
     }
     if (failures > 0) {
-        std::printf("%d workload(s) failed their check or did not run\n", failures);
+        std::cout << failures << " workload(s) failed their check or did not run\n";
     }
     return failures > 0 ? 1 : 0;
 }

@@ -97,7 +97,9 @@ std::string usage() {
            "  --size-scale F   multiply element counts by F (0.001 for a quick run; shapes stay "
            "valid)\n"
            "  --json PATH      where to write the results (default "
-           "bench/results/<device>-<date>.json)\n"
+           "bench/results/<device>-<date>.json;\n"
+           "                   a directory, or a PATH ending in /, gets that file name inside "
+           "it)\n"
            "  --list           list the workloads and exit\n";
 }
 

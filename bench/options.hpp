@@ -14,7 +14,7 @@ struct Options {
     int warmup = 3;           // --warmup N: untimed GPU runs first
     int cpu_repeat = 5;       // --cpu-repeat N: timed Kokkos runs, after one that checks
     double size_scale = 1.0;  // --size-scale F: multiplies every element count
-    std::string json_path;    // --json PATH; empty: bench/results/<device>-<date>.json
+    std::string json_path;    // --json PATH (a file, or a directory for the default name)
     bool list = false;        // --list: print the workloads and exit
     bool help = false;        // --help
     // --first-call-child CLASS NONCES: internal, the disk-cache half of the first-call workload.

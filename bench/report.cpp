@@ -15,7 +15,7 @@ std::string number(std::optional<double> value, const char* pattern = "%.4g") {
     }
     std::array<char, 32> text{};
     // Large figures (microseconds of a compile) read better without an exponent.
-    std::snprintf(text.data(), text.size(), *value >= 1e4 ? "%.0f" : pattern, *value);
+    (void)std::snprintf(text.data(), text.size(), *value >= 1e4 ? "%.0f" : pattern, *value);
     return text.data();
 }
 
@@ -114,9 +114,10 @@ Derived derive(const Record& record, std::optional<double> copy_gbps) {
 std::string table(const std::vector<Record>& records, std::optional<double> copy_gbps) {
     std::string out;
     std::array<char, 320> line{};
-    std::snprintf(line.data(), line.size(), "%-34s %-15s %10s %12s %8s %6s %10s %9s %-5s %9s\n",
-                  "workload", "size", "GPU ms", "host us/call", "GB/s", "%copy", "Kokkos ms",
-                  "speedup", "check", "peak MiB");
+    (void)std::snprintf(line.data(), line.size(),
+                        "%-34s %-15s %10s %12s %8s %6s %10s %9s %-5s %9s\n", "workload", "size",
+                        "GPU ms", "host us/call", "GB/s", "%copy", "Kokkos ms", "speedup", "check",
+                        "peak MiB");
     out += line.data();
     for (const auto& r : records) {
         const Derived d = derive(r, copy_gbps);
@@ -128,12 +129,12 @@ std::string table(const std::vector<Record>& records, std::optional<double> copy
         if (r.peak_bytes) {
             peak_mib = static_cast<double>(*r.peak_bytes) / (1 << 20);
         }
-        std::snprintf(line.data(), line.size(), "%-34s %-15s %10s %12s %8s %6s %10s %9s %-5s %9s\n",
-                      r.name.c_str(), r.size.c_str(), number(r.gpu_ms).c_str(),
-                      number(r.host_us).c_str(), number(d.gbps, "%.1f").c_str(),
-                      number(percent, "%.1f").c_str(), number(r.kokkos_ms).c_str(),
-                      number(d.speedup, "%.1fx").c_str(), r.check.status.c_str(),
-                      number(peak_mib, "%.1f").c_str());
+        (void)std::snprintf(line.data(), line.size(),
+                            "%-34s %-15s %10s %12s %8s %6s %10s %9s %-5s %9s\n", r.name.c_str(),
+                            r.size.c_str(), number(r.gpu_ms).c_str(), number(r.host_us).c_str(),
+                            number(d.gbps, "%.1f").c_str(), number(percent, "%.1f").c_str(),
+                            number(r.kokkos_ms).c_str(), number(d.speedup, "%.1fx").c_str(),
+                            r.check.status.c_str(), number(peak_mib, "%.1f").c_str());
         out += line.data();
         if (!r.check.detail.empty()) {
             out += "    check: " + r.check.detail + "\n";

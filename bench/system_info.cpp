@@ -44,7 +44,7 @@ std::string today() {
     std::tm local{};
     localtime_r(&now, &local);
     std::array<char, 16> text{};
-    std::strftime(text.data(), text.size(), "%Y-%m-%d", &local);
+    (void)std::strftime(text.data(), text.size(), "%Y-%m-%d", &local);
     return text.data();
 }
 

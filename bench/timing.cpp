@@ -33,6 +33,8 @@ DeviceTiming time_device(const Context& context, const std::function<void()>& en
     Event end;
     std::vector<double> gpu_ms;
     std::vector<double> host_us;
+    gpu_ms.reserve(static_cast<std::size_t>(context.options.repeat));
+    host_us.reserve(static_cast<std::size_t>(context.options.repeat));
     for (int i = 0; i < context.options.repeat; ++i) {
         start.record(stream);
         host_us.push_back(host_seconds(enqueue) * 1e6);
@@ -55,6 +57,7 @@ void store(Record& record, const DeviceTiming& timing, int calls_per_sample) {
 double reference_ms(const Context& context, const std::function<void()>& reference) {
     reference();
     std::vector<double> ms;
+    ms.reserve(static_cast<std::size_t>(context.options.cpu_repeat));
     for (int i = 0; i < context.options.cpu_repeat; ++i) {
         ms.push_back(host_seconds(reference) * 1e3);
     }

@@ -9,7 +9,8 @@
 
 namespace kiln::bench::reference {
 
-// out[i] = the sum of the prime factors of i + 2, with multiplicity, for i in [0, n - 1).
+// out[i] = the sum of the prime factors of i + 2, with multiplicity, for i in [0, n - 1)
+// (so for 2 .. n, as the seed kernel does).
 inline void prime_factor_sum(std::int64_t n, std::span<std::int64_t> out) {
     std::int64_t* os = out.data();
     Kokkos::parallel_for(Range(0, n - 1), [=](std::int64_t i) {

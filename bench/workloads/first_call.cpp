@@ -28,7 +28,7 @@ constexpr std::array class_titles{"ElementwiseKernel", "ReductionKernel", "RawKe
 
 std::size_t class_index(const std::string& name) {
     for (std::size_t i = 0; i < class_names.size(); ++i) {
-        if (name == class_names[i]) {
+        if (name == class_names.at(i)) {
             return i;
         }
     }
@@ -82,10 +82,10 @@ std::vector<double> parse_seconds(const std::string& output, std::uint64_t& disk
 }
 
 Record level_record(std::size_t kind, const char* level, const char* description) {
-    Record r =
-        make_record(std::string("first_call_") + level + "_" + class_names[kind],
-                    std::string("first call of a new ") + class_titles[kind] + ", " + description,
-                    class_titles[kind], {elements}, "float32", "compile");
+    Record r = make_record(
+        std::string("first_call_") + level + "_" + class_names.at(kind),
+        std::string("first call of a new ") + class_titles.at(kind) + ", " + description,
+        class_titles.at(kind), {elements}, "float32", "compile");
     r.kernel = kind == 0   ? kernels::custom_add.json()
                : kind == 1 ? kernels::sum.json()
                            : kernels::add_raw.json();
@@ -94,6 +94,7 @@ Record level_record(std::size_t kind, const char* level, const char* description
 
 void store_host(Record& r, const std::vector<double>& seconds) {
     std::vector<double> us;
+    us.reserve(seconds.size());
     for (const double s : seconds) {
         us.push_back(s * 1e6);
     }
@@ -141,7 +142,7 @@ std::vector<Record> first_calls(const Context& context, std::size_t kind) {
         }
         std::uint64_t disk_hits = 0;
         store_host(disk, parse_seconds(run_and_capture(context.self, {"--first-call-child",
-                                                                      class_names[kind], list}),
+                                                                      class_names.at(kind), list}),
                                        disk_hits));
         disk.params = Json::Object{{"disk_hits", disk_hits}};
     }
@@ -170,8 +171,8 @@ int first_call_child(const std::string& kernel_class, const std::vector<std::str
 std::vector<Workload> first_call_workloads() {
     std::vector<Workload> all;
     for (std::size_t kind = 0; kind < class_names.size(); ++kind) {
-        all.push_back({std::string("first_call_") + class_names[kind],
-                       std::string("first call of a new ") + class_titles[kind] +
+        all.push_back({std::string("first_call_") + class_names.at(kind),
+                       std::string("first call of a new ") + class_titles.at(kind) +
                            ": cold, disk-cache hit, memory-cache hit",
                        true, false, nullptr,
                        [kind](const Context& context) { return first_calls(context, kind); }});

@@ -11,6 +11,8 @@
 #include "common.hpp"
 #include "workloads.hpp"
 
+#include <array>
+
 namespace kiln::bench {
 
 namespace {
@@ -21,13 +23,13 @@ constexpr std::int64_t elements = 1000;
 enum class Class { elementwise, reduction, raw };
 
 Record launch_overhead(const Context& context, Class kind) {
-    const char* names[] = {"launch_overhead_elementwise", "launch_overhead_reduction",
-                           "launch_overhead_raw"};
-    const char* classes[] = {"ElementwiseKernel", "ReductionKernel", "RawKernel"};
+    constexpr std::array names{"launch_overhead_elementwise", "launch_overhead_reduction",
+                               "launch_overhead_raw"};
+    constexpr std::array classes{"ElementwiseKernel", "ReductionKernel", "RawKernel"};
     const auto index = static_cast<std::size_t>(kind);
     Record r =
-        make_record(names[index], std::to_string(calls) + " back-to-back calls on 1000 elements",
-                    classes[index], {elements}, "float32", "launch");
+        make_record(names.at(index), std::to_string(calls) + " back-to-back calls on 1000 elements",
+                    classes.at(index), {elements}, "float32", "launch");
     r.params = Json::Object{{"calls", calls}};
     const PeakMemory peak(context.gpu);
     const auto x = uniform_input<float>(context, "x", {elements}, 1.0, 111);
@@ -60,12 +62,12 @@ Record launch_overhead(const Context& context, Class kind) {
     } else {
         r.kernel = kernels::add_raw.json();
         const auto kernel = kernels::add_raw.make();
-        const auto n = static_cast<int>(elements);
+        constexpr int n = elements;
         constexpr unsigned block = 256;
         const Dim3 grid{static_cast<unsigned>((elements + block - 1) / block)};
         r.params.set("grid", static_cast<std::int64_t>(grid.x));
         r.params.set("block", 256);
-        batch = [&, kernel, n, grid] {
+        batch = [&, kernel, grid] {
             result = empty({elements}, float32);
             for (int i = 0; i < calls; ++i) {
                 kernel(grid, Dim3{block}, {x.device, y.device, result, n});

@@ -28,6 +28,7 @@ Record pool_pairs(const Context& context, std::size_t bytes, const char* name) {
         run();
     }
     std::vector<double> us;
+    us.reserve(static_cast<std::size_t>(context.options.repeat));
     for (int i = 0; i < context.options.repeat; ++i) {
         us.push_back(host_seconds(run) * 1e6 / pairs);
     }

@@ -16,7 +16,7 @@ namespace {
 Record prime_factor_sum(const Context& context) {
     const std::int64_t n = std::max<std::int64_t>(2, context.scaled(1'000'000));
     Record r = make_record("prime_factor_sum_i64_1e6",
-                           "sum of the prime factors of 2..n-1 by trial division", "RawKernel",
+                           "sum of the prime factors of 2..n by trial division", "RawKernel",
                            {n - 1}, "int64", "compute");
     r.kernel = kernels::prime_factor_sum.json();
     constexpr unsigned block = 256;

@@ -40,7 +40,7 @@ def paired_bars(rows, key, title, ylabel, path, log=False, reference_line=None):
     axes.set_xticklabels(names, rotation=60, ha="right", fontsize=8)
     axes.set_ylabel(ylabel)
     axes.set_title(title)
-    axes.legend()
+    axes.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
     fig.tight_layout()
     fig.savefig(path, dpi=130)
     plt.close(fig)

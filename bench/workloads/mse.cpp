@@ -108,8 +108,10 @@ Record mse(const Context& context, Way way, std::int64_t nominal, const std::str
     return r;
 }
 
-Workload workload(Way way, const char* prefix, std::int64_t nominal, const char* suffix) {
-    return {std::string(prefix) + suffix, std::string(prefix) + suffix, false, false,
+Workload workload(Way way, const char* prefix, const char* how, std::int64_t nominal,
+                  const char* suffix) {
+    return {std::string(prefix) + suffix,
+            std::string("MSE of two float64 vectors, ") + suffix + ", " + how, false, false,
             [=](const Context& c) { return mse(c, way, nominal, suffix); }};
 }
 
@@ -119,9 +121,12 @@ std::vector<Workload> mse_workloads() {
     std::vector<Workload> all;
     for (const auto& [nominal, suffix] :
          {std::pair<std::int64_t, const char*>{10'000'000, "1e7"}, {100'000'000, "1e8"}}) {
-        all.push_back(workload(Way::reduction, "mse_reduction_f64_", nominal, suffix));
-        all.push_back(workload(Way::two_step, "mse_two_step_f64_", nominal, suffix));
-        all.push_back(workload(Way::raw, "mse_raw_block_f64_", nominal, suffix));
+        all.push_back(
+            workload(Way::reduction, "mse_reduction_f64_", "ReductionKernel", nominal, suffix));
+        all.push_back(
+            workload(Way::two_step, "mse_two_step_f64_", "elementwise then sum", nominal, suffix));
+        all.push_back(
+            workload(Way::raw, "mse_raw_block_f64_", "RawKernel block reduction", nominal, suffix));
     }
     return all;
 }

@@ -1,10 +1,22 @@
 #!/usr/bin/env bash
 # Runs kiln's demo and every test binary of this folder (made by ci/gpu.sh) on an NVIDIA GPU.
-# Usage: run.sh [results-dir]. Writes each binary's output and GoogleTest XML there, then prints
-# a summary; exits non-zero if any test failed.
+# Usage: run.sh [results-dir] [--bench | --bench-only]. Writes each binary's output and
+# GoogleTest XML there, then prints a summary; exits non-zero if any test failed.
+# --bench then runs the benchmark: kiln-bench, bench/cupy_compare.py (CuPy, same workloads and
+# inputs) and bench/plot.py, writing <device>-<date>.json, its -combined.md/.json and PNG plots
+# into results-dir. --bench-only runs the benchmark without the tests.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-results=${1:-$here/results}
+results=$here/results
+tests=1 bench=0
+for arg in "$@"; do
+    case "$arg" in
+        --bench) bench=1 ;;
+        --bench-only) bench=1 tests=0 ;;
+        -*) echo "run.sh: unknown option $arg (expected --bench or --bench-only)"; exit 2 ;;
+        *) results=$arg ;;
+    esac
+done
 mkdir -p "$results"
 
 # NVRTC comes from the machine's CUDA toolkit.
@@ -19,10 +31,44 @@ fi
 
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null |
     sed 's/^/gpu: /' | tee "$results/gpu.txt"
+sum_passed=0 sum_failed=0 sum_skipped=0
+
+# The benchmark: kiln-bench, then CuPy on the same workloads and inputs, then the plots.
+run_bench() {
+    echo "=== kiln-bench"
+    "$here/bin/kiln-bench" --json "$results/" 2>&1 | tee "$results/kiln-bench.txt"
+    local rc=${PIPESTATUS[0]} json
+    json=$(sed -n 's/^results: //p' "$results/kiln-bench.txt")
+    [ "$rc" -eq 0 ] || { echo "kiln-bench failed ($rc)"; sum_failed=$((sum_failed + 1)); }
+    [ -n "$json" ] || return
+    if ! python3 -c 'import cupy' 2>/dev/null; then
+        echo "CuPy is not importable by python3: bench/cupy_compare.py not run"
+        sum_failed=$((sum_failed + 1))
+        return
+    fi
+    echo "=== bench/cupy_compare.py"
+    python3 "$here/bench/cupy_compare.py" "$json" 2>&1 | tee "$results/cupy-compare.txt"
+    rc=${PIPESTATUS[0]}
+    [ "$rc" -eq 0 ] || { echo "cupy_compare.py failed ($rc)"; sum_failed=$((sum_failed + 1)); }
+    if python3 -c 'import matplotlib' 2>/dev/null; then
+        python3 "$here/bench/plot.py" "${json%.json}-combined.json" ||
+            { echo "plot.py failed"; sum_failed=$((sum_failed + 1)); }
+    else
+        echo "matplotlib is not importable by python3: run bench/plot.py elsewhere on" \
+            "${json%.json}-combined.json"
+    fi
+}
+
+if [ "$tests" -eq 0 ]; then
+    run_bench
+    echo "total: benchmark $([ "$sum_failed" -eq 0 ] && echo passed || echo failed)"
+    [ "$sum_failed" -eq 0 ]
+    exit
+fi
+
 "$here/bin/kiln-demo" 2>&1 | tee "$results/demo.txt"
 demo_rc=${PIPESTATUS[0]}
 
-sum_passed=0 sum_failed=0 sum_skipped=0
 printf '%-28s %7s %7s %8s\n' binary passed failed skipped
 for test in "$here"/tests/*; do
     name=$(basename "$test")
@@ -47,5 +93,6 @@ for test in "$here"/tests/*; do
 done
 grep -h '^\[ device' "$results"/*.txt | sort -u
 [ "$demo_rc" -eq 0 ] || { echo "kiln-demo failed ($demo_rc)"; sum_failed=$((sum_failed + 1)); }
+[ "$bench" -eq 0 ] || run_bench
 echo "total: $sum_passed passed, $sum_failed failed, $sum_skipped skipped"
 [ "$sum_failed" -eq 0 ]

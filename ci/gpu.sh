@@ -37,4 +37,7 @@ for lib in "$out"/lib/*.so*; do
     [ -L "$lib" ] || patchelf --set-rpath '$ORIGIN' "$lib"
 done
 cp ci/gpu-run.sh "$out/run.sh"
+# The benchmark's Python side (run.sh --bench): CuPy comparison, its Philox port, the plots.
+mkdir -p "$out/bench"
+cp bench/*.py "$out/bench/"
 echo "gpu: $(du -sh "$out" | cut -f1) in $out; on the GPU machine run: bash $out/run.sh [results-dir]"

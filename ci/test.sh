@@ -44,6 +44,16 @@ for preset in "${presets[@]}"; do
     fi
 done
 
+# kiln-bench, small, from the cpu build: the Kokkos baselines run, and without a GPU backend it
+# must say so and succeed.
+bench_status="ok"
+if [ ! -x build/cpu/bench/kiln-bench ]; then
+    bench_status="FAILED (build/cpu/bench/kiln-bench was not built)"
+elif ! build/cpu/bench/kiln-bench --size-scale 0.0001 --repeat 3 --cpu-repeat 2 \
+    --json build/cpu/kiln-bench.json >build/cpu/kiln-bench.log 2>&1; then
+    bench_status="FAILED (see build/cpu/kiln-bench.log)"
+fi
+
 # clang-tidy over each preset's own library sources, with that preset's compile database.
 lint_status="ok"
 declare -A lint_sources=([cpu]="core/*.cpp core/*/*.cpp" [cuda]="backends/cuda/*.cpp" [rocm]="backends/hip/*.cpp")
@@ -68,8 +78,10 @@ for preset in "${presets[@]}"; do
 done
 echo "format   $format_status"
 echo "lint     $lint_status"
+echo "bench    $bench_status"
 [ "$format_status" = "ok" ] || sum_failed=$((sum_failed + 1))
 [ "$lint_status" = "ok" ] || sum_failed=$((sum_failed + 1))
+[ "$bench_status" = "ok" ] || sum_failed=$((sum_failed + 1))
 echo "Skipped tests need a GPU (device label) or another build; a skip is not a pass."
 echo "total: $sum_passed passed, $sum_failed failed, $sum_skipped skipped"
 [ "$sum_failed" -eq 0 ]

@@ -1,0 +1,44 @@
+// What every workload gets: the options, whether a GPU runs, the run's copy bandwidth, and how
+// to scale sizes; and what a workload is.
+#pragma once
+
+#include "options.hpp"
+#include "record.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace kiln::bench {
+
+struct Context {
+    Options options;
+    bool gpu = false;       // a device runs the kernels
+    bool compiler = false;  // a GPU backend is built in, so kernels can be compiled
+    std::string self;       // this executable, for the first-call child process
+
+    // `n` elements scaled by --size-scale (at least one).
+    [[nodiscard]] std::int64_t scaled(std::int64_t n) const {
+        return std::max<std::int64_t>(1, std::llround(static_cast<double>(n) * options.size_scale));
+    }
+    // One side of a `dims`-dimensional shape, so that the element count scales by --size-scale.
+    [[nodiscard]] std::int64_t scaled_side(std::int64_t n, int dims) const {
+        const double factor = std::pow(options.size_scale, 1.0 / dims);
+        return std::max<std::int64_t>(1, std::llround(static_cast<double>(n) * factor));
+    }
+};
+
+struct Workload {
+    std::string name;
+    std::string description;
+    bool needs_gpu = false;       // nothing to do without a device (no Kokkos side)
+    bool needs_compiler = false;  // needs a GPU backend's compiler, not a device
+    std::function<Record(const Context&)> run;
+    // Instead of run, for a workload that measures several rows together.
+    std::function<std::vector<Record>(const Context&)> run_all;
+};
+
+}  // namespace kiln::bench

@@ -1,0 +1,257 @@
+// kiln-bench: the seeds' custom kernels on the GPU against Kokkos CPU references, with the
+// figures docs/perf.md reports (see --help, and bench/cupy_compare.py for CuPy's side). Without a
+// GPU it runs the Kokkos baselines and the compile-time figures, says why nothing ran on a GPU,
+// and succeeds.
+#include "context.hpp"
+#include "options.hpp"
+#include "record.hpp"
+#include "report.hpp"
+#include "system_info.hpp"
+#include "timing.hpp"
+#include "workloads/workloads.hpp"
+
+#include <kiln/kiln.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <stdlib.h>  // NOLINT(modernize-deprecated-headers): mkdtemp and setenv are POSIX
+
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <regex>
+
+namespace kiln::bench {
+
+namespace {
+
+// Kokkos for the CPU references, for the whole run.
+class KokkosSession {
+public:
+    KokkosSession() { Kokkos::initialize(); }
+    ~KokkosSession() { Kokkos::finalize(); }
+    KokkosSession(const KokkosSession&) = delete;
+    KokkosSession& operator=(const KokkosSession&) = delete;
+    KokkosSession(KokkosSession&&) = delete;
+    KokkosSession& operator=(KokkosSession&&) = delete;
+};
+
+// A compile cache of the run's own (KILN_CACHE_DIR, inherited by the first-call child), so
+// that cold compiles are cold, disk hits come from this run, and the user's cache is untouched.
+class RunCacheDirectory {
+public:
+    RunCacheDirectory() {
+        const std::filesystem::path base = std::filesystem::temp_directory_path();
+        std::string pattern = (base / "kiln-bench-cache-XXXXXX").string();
+        if (::mkdtemp(pattern.data()) == nullptr) {
+            throw std::runtime_error("kiln-bench: cannot make a cache directory under " +
+                                     base.string());
+        }
+        path_ = pattern;
+        ::setenv("KILN_CACHE_DIR", path_.c_str(), 1);  // NOLINT(concurrency-mt-unsafe): one thread
+    }
+    ~RunCacheDirectory() {
+        std::error_code ignored;
+        std::filesystem::remove_all(path_, ignored);
+    }
+    RunCacheDirectory(const RunCacheDirectory&) = delete;
+    RunCacheDirectory& operator=(const RunCacheDirectory&) = delete;
+    RunCacheDirectory(RunCacheDirectory&&) = delete;
+    RunCacheDirectory& operator=(RunCacheDirectory&&) = delete;
+
+private:
+    std::filesystem::path path_;
+};
+
+std::vector<Workload> all_workloads() {
+    std::vector<Workload> all;
+    for (auto family : {elementwise_workloads, mse_workloads, reduction_workloads,
+                        raw_kernel_workloads, stream_workloads, launch_overhead_workloads,
+                        pool_workloads, first_call_workloads, compile_workloads}) {
+        for (auto& workload : family()) {
+            all.push_back(std::move(workload));
+        }
+    }
+    return all;
+}
+
+std::vector<Workload> selected_workloads(const Options& options) {
+    std::vector<Workload> selected;
+    std::regex filter;
+    try {
+        filter = std::regex(options.filter);
+    } catch (const std::regex_error& e) {
+        throw std::invalid_argument("kiln-bench: --filter: '" + options.filter +
+                                    "' is not a regular expression: " + e.what());
+    }
+    for (auto& workload : all_workloads()) {
+        if (std::regex_search(workload.name, filter)) {
+            selected.push_back(std::move(workload));
+        }
+    }
+    return selected;
+}
+
+int list(const std::vector<Workload>& workloads) {
+    for (const auto& workload : workloads) {
+        std::cout << std::left << std::setw(34) << workload.name << ' ' << workload.description
+                  << (workload.needs_gpu        ? " [GPU only]"
+                      : workload.needs_compiler ? " [needs a GPU backend's compiler]"
+                                                : "")
+                  << '\n';
+    }
+    return 0;
+}
+
+void print_header(const Context& context, const SystemInfo& system,
+                  const std::string& no_gpu_reason) {
+    std::cout << "kiln-bench " << KILN_VERSION << ", " << system.date << '\n';
+    if (context.gpu) {
+        std::cout << "device: " << system.device << " (" << system.arch << "), driver "
+                  << system.driver << "; " << system.backend << " backend, " << system.compiler
+                  << '\n';
+    } else {
+        std::cout << "no GPU backend is available: " << no_gpu_reason << '\n'
+                  << "running the Kokkos baselines"
+                  << (context.compiler ? " and the compile-time figures" : "") << " only\n";
+    }
+    std::cout << "Kokkos reference: " << system.kokkos_space << ", " << system.kokkos_concurrency
+              << " thread(s), Kokkos " << system.kokkos_version << std::endl;
+}
+
+// --json PATH, or bench/results/<device>-<date>.json; a PATH that is a directory (or ends in
+// '/') gets that file name inside it.
+std::filesystem::path json_path(const Options& options, const SystemInfo& system) {
+    const std::string file = file_name_part(system.device) + "-" + system.date + ".json";
+    if (options.json_path.empty()) {
+        return std::filesystem::path("bench/results") / file;
+    }
+    if (options.json_path.ends_with('/') || std::filesystem::is_directory(options.json_path)) {
+        return std::filesystem::path(options.json_path) / file;
+    }
+    return options.json_path;
+}
+
+Json run_json(const Context& context, const std::string& no_gpu_reason) {
+    return Json::Object{{"gpu", context.gpu},
+                        {"no_gpu_reason", no_gpu_reason},
+                        {"filter", context.options.filter},
+                        {"repeat", context.options.repeat},
+                        {"warmup", context.options.warmup},
+                        {"cpu_repeat", context.options.cpu_repeat},
+                        {"size_scale", context.options.size_scale}};
+}
+
+// Runs one workload, turning a failure into a failed row rather than ending the run.
+std::vector<Record> run_workload(const Context& context, const Workload& workload) {
+    try {
+        if (workload.run_all) {
+            return workload.run_all(context);
+        }
+        return {workload.run(context)};
+    } catch (const std::exception& e) {
+        Record failed;
+        failed.name = workload.name;
+        failed.description = workload.description;
+        failed.size = "-";
+        failed.check.status = "ERROR";
+        failed.check.detail = e.what();
+        return {failed};
+    }
+}
+
+int run(const Options& options) {
+    const RunCacheDirectory cache;
+    const KokkosSession kokkos;
+    Context context;
+    context.options = options;
+    context.self = std::filesystem::read_symlink("/proc/self/exe").string();
+    context.compiler = !compiled_backends().empty();
+    context.gpu = device_count() > 0;
+    const std::string no_gpu_reason = context.gpu ? "" : no_device_reason();
+
+    const auto workloads = selected_workloads(options);
+    if (options.list) {
+        return list(workloads);
+    }
+    const SystemInfo system = system_info(context.gpu);
+    print_header(context, system, no_gpu_reason);
+
+    // Every kernel runs on the bench's own stream.
+    std::unique_ptr<Stream> stream;
+    std::unique_ptr<StreamGuard> on_stream;
+    std::vector<Record> records;
+    std::optional<double> copy_gbps;
+    if (context.gpu) {
+        stream = std::make_unique<Stream>(true);
+        on_stream = std::make_unique<StreamGuard>(*stream);
+        std::cerr << "[0/" << workloads.size() << "] copy_d2d_f32_1GiB" << std::endl;
+        records.push_back(copy_bandwidth(context));
+        copy_gbps = derive(records.back(), std::nullopt).gbps;
+        std::cout << "device-to-device copy: " << std::fixed << std::setprecision(1)
+                  << copy_gbps.value_or(0) << " GB/s (1 GiB, median of " << records.back().samples
+                  << ")" << std::defaultfloat << std::endl;
+    }
+    for (std::size_t i = 0; i < workloads.size(); ++i) {
+        const Workload& workload = workloads[i];
+        std::cerr << '[' << i + 1 << '/' << workloads.size() << "] " << workload.name;
+        if ((workload.needs_gpu && !context.gpu) ||
+            (workload.needs_compiler && !context.compiler)) {
+            std::cerr << ": skipped ("
+                      << (workload.needs_gpu ? "needs a GPU" : "no GPU backend's compiler")
+                      << ")\n";
+            continue;
+        }
+        std::cerr << std::flush;
+        const double seconds = host_seconds([&] {
+            for (auto& record : run_workload(context, workload)) {
+                records.push_back(std::move(record));
+            }
+        });
+        std::cerr << ": " << std::fixed << std::setprecision(1) << seconds << " s"
+                  << std::defaultfloat << std::endl;
+    }
+
+    std::cout << '\n' << table(records, copy_gbps);
+    const std::filesystem::path path = json_path(options, system);
+    if (path.has_parent_path()) {
+        std::filesystem::create_directories(path.parent_path());
+    }
+    std::ofstream(path)
+        << results_json(system, run_json(context, no_gpu_reason), records, copy_gbps).dump();
+    std::cout << "\nresults: " << path.string() << '\n';
+
+    int failures = 0;
+    for (const auto& record : records) {
+        failures += record.check.status == "FAIL" || record.check.status == "ERROR" ? 1 : 0;
+    }
+    if (failures > 0) {
+        std::cout << failures << " workload(s) failed their check or did not run\n";
+    }
+    return failures > 0 ? 1 : 0;
+}
+
+}  // namespace
+
+}  // namespace kiln::bench
+
+int main(int argc, char** argv) {
+    using namespace kiln::bench;
+    try {
+        const Options options =
+            parse_options(std::span<char* const>(argv + 1, static_cast<std::size_t>(argc - 1)));
+        if (options.help) {
+            std::cout << usage();
+            return 0;
+        }
+        if (options.child_class) {
+            return first_call_child(*options.child_class, options.child_nonces);
+        }
+        return run(options);
+    } catch (const std::exception& e) {
+        std::cerr << e.what() << '\n';
+        return 2;
+    }
+}

@@ -1,0 +1,89 @@
+// Kokkos references of the elementwise workloads, element for element as the kernels define
+// them.
+#pragma once
+
+#include "space.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <span>
+
+namespace kiln::bench::reference {
+
+template <class T>
+void add(std::span<const T> x, std::span<const T> y, std::span<T> z) {
+    const T* xs = x.data();
+    const T* ys = y.data();
+    T* zs = z.data();
+    Kokkos::parallel_for(Range(0, static_cast<std::int64_t>(z.size())),
+                         [=](std::int64_t i) { zs[i] = xs[i] + ys[i]; });
+    Kokkos::fence();
+}
+
+inline void clipped_relu(std::span<const double> x, double cap, std::span<double> y) {
+    const double* xs = x.data();
+    double* ys = y.data();
+    Kokkos::parallel_for(Range(0, static_cast<std::int64_t>(y.size())),
+                         [=](std::int64_t i) { ys[i] = std::min(std::max(xs[i], 0.0), cap); });
+    Kokkos::fence();
+}
+
+// z[r, c] = (x[r, c] - row[c])^2 over a (rows, cols) matrix.
+inline void squared_diff_row(std::span<const float> x, std::span<const float> row,
+                             std::int64_t rows, std::int64_t cols, std::span<float> z) {
+    const float* xs = x.data();
+    const float* rs = row.data();
+    float* zs = z.data();
+    Kokkos::parallel_for(Range(0, rows), [=](std::int64_t r) {
+        for (std::int64_t c = 0; c < cols; ++c) {
+            const float d = xs[r * cols + c] - rs[c];
+            zs[r * cols + c] = d * d;
+        }
+    });
+    Kokkos::fence();
+}
+
+inline void squared_magnitude(std::span<const std::complex<double>> z, std::span<double> m) {
+    const std::complex<double>* zs = z.data();
+    double* ms = m.data();
+    Kokkos::parallel_for(Range(0, static_cast<std::int64_t>(m.size())), [=](std::int64_t i) {
+        ms[i] = zs[i].real() * zs[i].real() + zs[i].imag() * zs[i].imag();
+    });
+    Kokkos::fence();
+}
+
+inline void softplus(std::span<const float> x, std::span<float> y) {
+    const float* xs = x.data();
+    float* ys = y.data();
+    Kokkos::parallel_for(Range(0, static_cast<std::int64_t>(y.size())), [=](std::int64_t i) {
+        ys[i] = std::max(xs[i], 0.0F) + std::log1p(std::exp(-std::fabs(xs[i])));
+    });
+    Kokkos::fence();
+}
+
+// y = x.T + x.T for a (rows, cols) matrix x: y is (cols, rows), C order. 64x64 tiles keep both
+// sides in cache.
+inline void twice_transposed(std::span<const float> x, std::int64_t rows, std::int64_t cols,
+                             std::span<float> y) {
+    constexpr std::int64_t tile = 64;
+    const float* xs = x.data();
+    float* ys = y.data();
+    const std::int64_t tile_rows = (cols + tile - 1) / tile;
+    Kokkos::parallel_for(Range(0, tile_rows), [=](std::int64_t t) {
+        const std::int64_t c0 = t * tile;
+        const std::int64_t c1 = std::min(cols, c0 + tile);
+        for (std::int64_t r0 = 0; r0 < rows; r0 += tile) {
+            const std::int64_t r1 = std::min(rows, r0 + tile);
+            for (std::int64_t c = c0; c < c1; ++c) {
+                for (std::int64_t r = r0; r < r1; ++r) {
+                    ys[c * rows + r] = xs[r * cols + c] + xs[r * cols + c];
+                }
+            }
+        }
+    });
+    Kokkos::fence();
+}
+
+}  // namespace kiln::bench::reference

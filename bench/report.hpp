@@ -1,0 +1,33 @@
+// kiln-bench's output: the table on stdout and the results file.
+#pragma once
+
+#include "json.hpp"
+#include "record.hpp"
+#include "system_info.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kiln::bench {
+
+// Figures derived from a record and the run's copy bandwidth.
+struct Derived {
+    std::optional<double> gbps;           // bytes over the median GPU time
+    std::optional<double> copy_fraction;  // gbps over the copy bandwidth
+    std::optional<double> speedup;        // Kokkos time over the median GPU time
+    std::optional<double> gflops;
+};
+
+[[nodiscard]] Derived derive(const Record& record, std::optional<double> copy_gbps);
+
+// The table, one line per record.
+[[nodiscard]] std::string table(const std::vector<Record>& records,
+                                std::optional<double> copy_gbps);
+
+// The whole results file.
+[[nodiscard]] Json results_json(const SystemInfo& system, const Json& run,
+                                const std::vector<Record>& records,
+                                std::optional<double> copy_gbps);
+
+}  // namespace kiln::bench

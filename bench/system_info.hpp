@@ -1,0 +1,35 @@
+// What the results were measured on: the device, its driver, kiln's backend and compiler, the
+// host compiler and Kokkos's execution space.
+#pragma once
+
+#include "json.hpp"
+
+#include <cstddef>
+#include <string>
+
+namespace kiln::bench {
+
+struct SystemInfo {
+    std::string device = "cpu";  // the device's name, or "cpu" without one
+    std::string arch;
+    int multiprocessors = 0;
+    std::size_t memory_bytes = 0;
+    std::string driver;    // the kernel driver's version, where the system reports it
+    std::string backend;   // "cuda", "hip", or "none"
+    std::string compiler;  // the run-time compiler ("NVRTC 13.0"), or "none"
+    std::string host_compiler;
+    std::string kokkos_space;
+    int kokkos_concurrency = 0;
+    std::string kokkos_version;
+    std::string date;  // YYYY-MM-DD, local time
+
+    [[nodiscard]] Json json() const;
+};
+
+// Reads everything that is available; `gpu` says whether a device runs kernels.
+[[nodiscard]] SystemInfo system_info(bool gpu);
+
+// The device name as a file-name part: "NVIDIA H200" -> "nvidia-h200".
+[[nodiscard]] std::string file_name_part(const std::string& text);
+
+}  // namespace kiln::bench

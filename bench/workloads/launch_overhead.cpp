@@ -1,0 +1,96 @@
+// Host launch overhead: 10,000 back-to-back calls on 1,000 float32 elements, per kernel class.
+// The host time per call is what kiln costs the caller; the GPU time per call, measured over the
+// whole batch, is the back-to-back launch rate.
+#include "../check.hpp"
+#include "../inputs.hpp"
+#include "../kernels.hpp"
+#include "../peak_memory.hpp"
+#include "../reference/elementwise.hpp"
+#include "../reference/reductions.hpp"
+#include "../timing.hpp"
+#include "common.hpp"
+#include "workloads.hpp"
+
+#include <array>
+
+namespace kiln::bench {
+
+namespace {
+
+constexpr int calls = 10'000;
+constexpr std::int64_t elements = 1000;
+
+enum class Class { elementwise, reduction, raw };
+
+Record launch_overhead(const Context& context, Class kind) {
+    constexpr std::array names{"launch_overhead_elementwise", "launch_overhead_reduction",
+                               "launch_overhead_raw"};
+    constexpr std::array classes{"ElementwiseKernel", "ReductionKernel", "RawKernel"};
+    const auto index = static_cast<std::size_t>(kind);
+    Record r =
+        make_record(names.at(index), std::to_string(calls) + " back-to-back calls on 1000 elements",
+                    classes.at(index), {elements}, "float32", "launch");
+    r.params = Json::Object{{"calls", calls}};
+    const PeakMemory peak(context.gpu);
+    const auto x = uniform_input<float>(context, "x", {elements}, 1.0, 111);
+    const auto y = uniform_input<float>(context, "y", {elements}, 1.0, 112);
+    r.inputs = {x.spec, y.spec};
+    std::vector<float> want(static_cast<std::size_t>(kind == Class::reduction ? 1 : elements));
+    if (kind == Class::reduction) {
+        want[0] = reference::sum_axis(x.host, 1, elements, 1)[0];
+    } else {
+        reference::add<float>(x.host, y.host, want);
+    }
+    ndarray result;
+    std::function<void()> batch;
+    if (kind == Class::elementwise) {
+        r.kernel = kernels::custom_add.json();
+        const auto kernel = kernels::custom_add.make();
+        batch = [&, kernel] {
+            for (int i = 0; i < calls; ++i) {
+                result = kernel({x.device, y.device});
+            }
+        };
+    } else if (kind == Class::reduction) {
+        r.kernel = kernels::sum.json();
+        const auto kernel = kernels::sum.make();
+        batch = [&, kernel] {
+            for (int i = 0; i < calls; ++i) {
+                result = kernel({x.device});
+            }
+        };
+    } else {
+        r.kernel = kernels::add_raw.json();
+        const auto kernel = kernels::add_raw.make();
+        constexpr int n = elements;
+        constexpr unsigned block = 256;
+        const Dim3 grid{static_cast<unsigned>((elements + block - 1) / block)};
+        r.params.set("grid", static_cast<std::int64_t>(grid.x));
+        r.params.set("block", 256);
+        batch = [&, kernel, grid] {
+            result = empty({elements}, float32);
+            for (int i = 0; i < calls; ++i) {
+                kernel(grid, Dim3{block}, {x.device, y.device, result, n});
+            }
+        };
+    }
+    store(r, time_device(context, batch), calls);
+    r.check = check_values(result.get<float>(), want);
+    r.peak_bytes = peak.bytes();
+    return r;
+}
+
+}  // namespace
+
+std::vector<Workload> launch_overhead_workloads() {
+    return {
+        {"launch_overhead_elementwise", "10,000 ElementwiseKernel calls on 1000 elements", true,
+         false, [](const Context& c) { return launch_overhead(c, Class::elementwise); }},
+        {"launch_overhead_reduction", "10,000 ReductionKernel calls on 1000 elements", true, false,
+         [](const Context& c) { return launch_overhead(c, Class::reduction); }},
+        {"launch_overhead_raw", "10,000 RawKernel calls on 1000 elements", true, false,
+         [](const Context& c) { return launch_overhead(c, Class::raw); }},
+    };
+}
+
+}  // namespace kiln::bench

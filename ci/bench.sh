@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Builds kiln with the best backend this machine has and runs kiln-bench; arguments go to
+# kiln-bench (ci/bench.sh --size-scale 0.01 --filter mse). Results: the table on stdout and
+# bench/results/<device>-<date>.json. Without a GPU it runs the Kokkos baselines (and, with a
+# GPU toolkit, the compile-time figures) and says why nothing ran on a GPU.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source ci/toolchains.sh
+bash ci/deps.sh
+preset=cpu
+if cuda_toolkit >/dev/null; then
+    preset=cuda
+elif hip_runtime; then
+    preset=rocm
+fi
+cmake --preset "$preset" >/dev/null
+cmake --build --preset "$preset" --target kiln-bench >/dev/null
+"build/$preset/bench/kiln-bench" "$@"

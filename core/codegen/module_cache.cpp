@@ -8,25 +8,55 @@
 
 namespace kiln::detail {
 
+namespace {
+
+// Device, source, options and name expressions identify a module.
+std::string module_key(const CompileRequest& request) {
+    std::string key(request.source);
+    for (const auto& option : request.options) {
+        key += '\n' + option;
+    }
+    for (const auto& expression : request.name_expressions) {
+        key += "\n#" + expression;
+    }
+    return key;
+}
+
+}  // namespace
+
+LoadedModule cached_module(const CompileRequest& request) {
+    static std::mutex mutex;
+    static auto& modules = *new std::map<std::pair<int, std::string>, LoadedModule>();
+    auto& gpu = backend();
+    std::pair<int, std::string> key{gpu.current_device(), module_key(request)};
+    const std::scoped_lock lock(mutex);
+    if (auto found = modules.find(key); found != modules.end()) {
+        return found->second;
+    }
+    auto binary = compile_cached(request);
+    LoadedModule loaded{gpu.load_module(binary.image), std::move(binary.lowered_names)};
+    modules.emplace(std::move(key), loaded);
+    return loaded;
+}
+
 NativeFunction cached_function(const std::string& source, const std::string& name,
                                const std::vector<std::string>& options) {
     static std::mutex mutex;
     static auto& functions = *new std::map<std::pair<int, std::string>, NativeFunction>();
-    auto& backend = detail::backend();
-    const int device = backend.current_device();
-    // The source holds the name: device, source, name and options identify the function.
-    std::string text = source + '\n' + name;
+    auto& gpu = backend();
+    std::pair<int, std::string> key{gpu.current_device(), source + '\n' + name};
     for (const auto& option : options) {
-        text += '\n' + option;
+        key.second += '\n' + option;
     }
-    std::pair<int, std::string> key{device, std::move(text)};
+    {
+        const std::scoped_lock lock(mutex);
+        if (auto found = functions.find(key); found != functions.end()) {
+            return found->second;
+        }
+    }
+    const LoadedModule loaded = cached_module({source, name, options, "", {}});
+    NativeFunction function = gpu.get_function(loaded.module, name.c_str());
     const std::scoped_lock lock(mutex);
-    if (auto found = functions.find(key); found != functions.end()) {
-        return found->second;
-    }
-    const auto binary = compile_cached({source, name, options, "", {}});
-    NativeModule module = backend.load_module(binary.image);
-    NativeFunction function = backend.get_function(module, name.c_str());
     functions.emplace(std::move(key), function);
     return function;
 }

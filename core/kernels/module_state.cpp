@@ -1,6 +1,7 @@
 #include "module_state.hpp"
 
 #include "../cache/compile_cache.hpp"
+#include "../codegen/module_cache.hpp"
 #include "../lifetime.hpp"
 
 #include <kiln/device.hpp>
@@ -16,6 +17,10 @@ ModuleState::ModuleState(std::vector<char> image, std::string label)
 
 ModuleState::~ModuleState() {
     if (process_exiting()) {
+        return;
+    }
+    // Modules compiled from source are shared through the process's module cache.
+    if (source_) {
         return;
     }
     for (std::size_t device = 0; device < devices_.size(); ++device) {
@@ -53,9 +58,10 @@ ModuleState::Loaded& ModuleState::loaded_locked(int device) {
         return loaded;
     }
     if (source_) {
-        CompiledBinary binary = compile("");
-        lowered_names_ = std::move(binary.lowered_names);
-        loaded.module = backend().load_module(binary.image);
+        LoadedModule shared =
+            cached_module({source_->code, label_, source_->options, "", source_->name_expressions});
+        lowered_names_ = std::move(shared.lowered_names);
+        loaded.module = shared.module;
     } else {
         loaded.module = backend().load_module(image_);
     }

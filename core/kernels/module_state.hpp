@@ -1,5 +1,7 @@
 // What RawModule and RawKernel share: the source (or a prebuilt code object), and per device the
-// loaded module with the functions looked up in it. Compiling happens on first use per device.
+// loaded module with the functions looked up in it. Compiling happens on first use per device;
+// a module built from source comes from the process's module cache, so kernel objects with the
+// same source share it.
 #pragma once
 
 #include "../backend.hpp"

@@ -330,7 +330,10 @@ struct Strategy {
 Strategy choose_strategy(const Plan& plan, int multiprocessors) {
     constexpr std::int64_t block = reduction_block;
     Strategy s;
-    if (plan.reduction_contiguous || plan.m == 1) {
+    // Short contiguous rows are better read by one thread each (the rows of a warp share cache
+    // lines) than by a group that must combine through shared memory.
+    constexpr std::int64_t short_row = 32;
+    if ((plan.reduction_contiguous && plan.n > short_row) || plan.m == 1) {
         s.lanes = static_cast<int>(std::min(block, next_power_of_two(plan.n)));
     } else {
         // A thread per output when there are many: neighbouring threads read neighbours.

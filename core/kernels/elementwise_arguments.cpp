@@ -20,6 +20,10 @@ PackedArguments::PackedArguments(const ElementwiseVariant& variant, const CallVa
     pack_.append(&values.size, sizeof values.size);
     pack_.begin(word);
     pack_.append_dims(values.shape.empty() ? Shape{1} : values.shape, ndim);
+    if (!variant.contiguous) {
+        pack_.begin(word);
+        pack_.append(&values.row_length, sizeof values.row_length);
+    }
     for (std::size_t p = 0; p < variant.operands.size(); ++p) {
         const OperandVariant& op = variant.operands[p];
         const OperandValue& value = values.operands[p];

@@ -28,6 +28,8 @@ struct OperandValue {
 struct CallValues {
     std::int64_t size = 0;
     Shape shape;
+    // Strided variants: the innermost extent when blocks take whole rows, or 0 (see the source).
+    std::int64_t row_length = 0;
     std::vector<OperandValue> operands;
 };
 

@@ -262,9 +262,14 @@ void run(ElementwiseState& state, Call& call, const CallOptions& options) {
         const std::scoped_lock lock(state.mutex);
         state.variants.emplace(std::move(key), function);
     }
-    PackedArguments packed(call.variant, call.values);
     constexpr std::int64_t block = 256;
-    const std::int64_t blocks = (call.values.size + block - 1) / block;
+    // Rows long enough to keep a block busy are taken a block each: no division per element.
+    const Shape& shape = call.values.shape;
+    const bool rows = !call.variant.contiguous && !shape.empty() && shape.back() >= block;
+    call.values.row_length = rows ? shape.back() : 0;
+    PackedArguments packed(call.variant, call.values);
+    const std::int64_t blocks =
+        rows ? call.values.size / shape.back() : (call.values.size + block - 1) / block;
     const std::int64_t resident =
         std::int64_t{Device::current().properties().multiprocessor_count} * 32;
     const auto grid = static_cast<unsigned>(std::min(blocks, resident));

@@ -109,10 +109,16 @@ std::string elementwise_kernel_source(const ElementwiseDefinition& definition,
     const std::string index = variant.index32 ? "int" : "long long";
     const std::string ndim = std::to_string(std::max(variant.ndim, 1));
     std::string params = "long long _n, kiln_dims<" + ndim + "> _shape";
+    if (!variant.contiguous) {
+        // Row mode when non-zero: blocks take whole rows of this many elements, so only the row
+        // is unravelled and the threads step along the innermost axis.
+        params += ", long long _row_length";
+    }
     std::map<std::string, std::string> placeholder_types;
     std::string bindings;
     std::string offsets;
     std::string unravel;
+    std::string inner_offsets;
     for (std::size_t p = 0; p < variant.operands.size(); ++p) {
         const bool output = p >= definition.in.size();
         const ParamSpec& spec =
@@ -142,6 +148,10 @@ std::string elementwise_kernel_source(const ElementwiseDefinition& definition,
                     offsets += ", _o_" + spec.name + " = 0";
                     unravel +=
                         "            _o_" + spec.name + " += _k * _s_" + spec.name + ".v[_d];\n";
+                    inner_offsets.append("        const ").append(index).append(" _o_");
+                    inner_offsets.append(spec.name).append(" = _q_").append(spec.name);
+                    inner_offsets.append(" + _c * (").append(index).append(")_s_");
+                    inner_offsets.append(spec.name).append(".v[_last];\n");
                 }
                 std::string offset = "_o_" + spec.name;
                 if (variant.contiguous) {
@@ -166,17 +176,44 @@ std::string elementwise_kernel_source(const ElementwiseDefinition& definition,
     source += definition.options.preamble + "\n";
     source += "extern \"C\" __global__ void " + std::string(entry_name) + "(" + params + ") {\n";
     source += "    const kiln_index _ind{_n};\n    " + definition.options.loop_prep + "\n";
-    source += "    for (" + index + " i = blockIdx.x * (" + index +
-              ")blockDim.x + threadIdx.x; i < (" + index + ")_n; i += (" + index +
-              ")gridDim.x * blockDim.x) {\n";
+    // The flat loop: a grid-stride loop over every element, unravelling each (strided variants).
+    std::string flat = "    for (" + index + " i = blockIdx.x * (" + index +
+                       ")blockDim.x + threadIdx.x; i < (" + index + ")_n; i += (" + index +
+                       ")gridDim.x * blockDim.x) {\n";
     if (!variant.contiguous) {
-        source += "        " + index + " _r = i" + offsets + ";\n";
-        source += "        for (int _d = " + ndim + " - 1; _d >= 0; --_d) {\n";
-        source += "            const " + index + " _k = _r % (" + index + ")_shape.v[_d];\n";
-        source += "            _r /= (" + index + ")_shape.v[_d];\n" + unravel + "        }\n";
+        flat += "        " + index + " _r = i" + offsets + ";\n";
+        flat += "        for (int _d = " + ndim + " - 1; _d >= 0; --_d) {\n";
+        flat += "            const " + index + " _k = _r % (" + index + ")_shape.v[_d];\n";
+        flat += "            _r /= (" + index + ")_shape.v[_d];\n" + unravel + "        }\n";
     }
-    source += bindings + "        " + definition.operation + ";\n    }\n    " +
-              definition.options.after_loop + "\n}\n";
+    flat += bindings + "        " + definition.operation + ";\n    }\n";
+    if (variant.contiguous) {
+        source += flat;
+    } else {
+        // Row mode: a block per row, the row unravelled once (offsets _q_), then the threads
+        // step along the innermost axis by its stride.
+        auto row_level = [](std::string text) {
+            for (auto at = text.find("_o_"); at != std::string::npos; at = text.find("_o_", at)) {
+                text[at + 1] = 'q';
+            }
+            return text;
+        };
+        source += "    if (_row_length == 0) {\n" + flat + "    } else {\n";
+        source += "    const int _last = " + ndim + " - 1;\n";
+        source += "    for (" + index + " _row = blockIdx.x; _row * (" + index +
+                  ")_row_length < (" + index + ")_n; _row += gridDim.x) {\n";
+        source += "        " + index + " _r = _row" + row_level(offsets) + ";\n";
+        source += "        for (int _d = _last - 1; _d >= 0; --_d) {\n";
+        source += "            const " + index + " _k = _r % (" + index + ")_shape.v[_d];\n";
+        source +=
+            "            _r /= (" + index + ")_shape.v[_d];\n" + row_level(unravel) + "        }\n";
+        source += "        for (" + index + " _c = threadIdx.x; _c < (" + index +
+                  ")_row_length; _c += blockDim.x) {\n";
+        source += "        const " + index + " i = _row * (" + index + ")_row_length + _c;\n";
+        source += inner_offsets + bindings + "        " + definition.operation + ";\n";
+        source += "    }\n    }\n    }\n";
+    }
+    source += "    " + definition.options.after_loop + "\n}\n";
     return source;
 }
 

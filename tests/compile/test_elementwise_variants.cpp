@@ -270,18 +270,19 @@ std::vector<ArgumentSlot> without_alignment(std::vector<ArgumentSlot> layout) {
 
 // Offsets and sizes worked out by hand from the generated parameter lists under the C rules
 // (each parameter at the next multiple of its type's alignment): long long _n, kiln_dims<N>
-// (8N bytes), char* per array plus kiln_dims<N> of strides when strided, kiln_raw_c<T> (8) or
+// (8N bytes), long long _row_length when strided, char* per array plus kiln_dims<N> of strides
+// when strided, kiln_raw_c<T> (8) or
 // kiln_raw<T, N> (8 + 16N) per raw parameter, and a scalar at its dtype's size and alignment.
 TEST(ElementwiseVariants, ArgumentLayoutFollowsTheParameterTypes) {
     using kiln::detail::argument_layout;
-    // custom_add, float64, y scalar, 2 strided axes: _n _shape _p_x _s_x y _p_z _s_z.
+    // custom_add, float64, y scalar, 2 strided axes: _n _shape _row_length _p_x _s_x y _p_z _s_z.
     const ElementwiseVariant add{
         {{Kind::array, kiln::float64}, {Kind::scalar, kiln::float64}, {Kind::array, kiln::float64}},
         2,
         false,
         false};
     EXPECT_EQ(without_alignment(argument_layout(add)),
-              slots({{0, 8}, {8, 16}, {24, 8}, {32, 16}, {48, 8}, {56, 8}, {64, 16}}));
+              slots({{0, 8}, {8, 16}, {24, 8}, {32, 8}, {40, 16}, {56, 8}, {64, 8}, {72, 16}}));
     // clipped_relu, int8, contiguous: one-byte scalars pack together; the pointer realigns.
     const ElementwiseVariant relu{{{Kind::array, kiln::int8},
                                    {Kind::scalar, kiln::int8},
@@ -320,7 +321,8 @@ TEST(ElementwiseVariants, SourceFollowsTheVariant) {
     EXPECT_TRUE(contains(source, "typedef long long T;\n")) << source;
     EXPECT_TRUE(contains(source,
                          "extern \"C\" __global__ void reverse(long long _n, "
-                         "kiln_dims<3> _shape, kiln_raw<T, 2> x, char* _p_y, "
+                         "kiln_dims<3> _shape, long long _row_length, kiln_raw<T, 2> x, "
+                         "char* _p_y, "
                          "kiln_dims<3> _s_y)"))
         << source;
     EXPECT_TRUE(contains(source, "for (long long i = ")) << source;

@@ -125,6 +125,39 @@ TEST(ElementwiseKernel, NonContiguousInputsAndReduceDimsOff) {
     EXPECT_EQ(plain({t, every_other}).get<std::int64_t>(), want);
 }
 
+// Rows of at least a block's width run a block per row (no division per element): broadcast
+// rows, every other row of a 3-d array, and `i` still the C-order position.
+TEST(ElementwiseKernel, LongRowsOfStridedAndBroadcastInputs) {
+    KILN_REQUIRE_DEVICE();
+    const std::int64_t rows = 5;
+    const std::int64_t cols = 1000;
+    const ndarray m =
+        kiln::arange(0.0, static_cast<double>(rows * cols), 1.0).reshape({rows, cols});
+    const ndarray row = kiln::arange(0.0, static_cast<double>(cols), 1.0);
+    const ElementwiseKernel diff("T x, T y", "T z, int64 at", "z = x - y; at = i", "diff_rows");
+    const auto out = diff.outputs(std::vector<kiln::Argument>{m, row});
+    const auto z = out[0].get<double>();
+    const auto at = out[1].get<std::int64_t>();
+    for (std::int64_t k = 0; k < rows * cols; ++k) {
+        ASSERT_EQ(z[static_cast<std::size_t>(k)], static_cast<double>((k / cols) * cols)) << k;
+        ASSERT_EQ(at[static_cast<std::size_t>(k)], k);
+    }
+    // Every other row of a (4, 6, 300) array: x[i, 2j, k] = 1800 i + 600 j + k.
+    const ndarray cube = kiln::arange(0.0, 4.0 * 6 * 300, 1.0).reshape({4, 6, 300});
+    const ndarray even = cube[{kiln::Slice{}, kiln::Slice{.step = 2}}];
+    const ElementwiseKernel twice("T x", "T y", "y = x + x", "twice_rows");
+    const auto y = twice({even}).get<double>();
+    ASSERT_EQ(y.size(), 4U * 3 * 300);
+    std::size_t k = 0;
+    for (int i = 0; i < 4; ++i) {
+        for (int j = 0; j < 3; ++j) {
+            for (int c = 0; c < 300; ++c) {
+                ASSERT_EQ(y[k++], 2.0 * (1800 * i + 600 * j + c));
+            }
+        }
+    }
+}
+
 TEST(ElementwiseKernel, RawParametersAndSize) {
     KILN_REQUIRE_DEVICE();
     const ElementwiseKernel reverse("raw T x", "T y", "y = x[_ind.size() - i - 1]", "reverse");

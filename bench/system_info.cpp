@@ -12,6 +12,7 @@
 #include <cctype>
 #include <ctime>
 #include <fstream>
+#include <sstream>
 
 namespace kiln::bench {
 
@@ -22,13 +23,15 @@ std::string driver_version() {
     std::ifstream nvidia("/proc/driver/nvidia/version");
     std::string line;
     if (std::getline(nvidia, line)) {
-        // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04  Wed ..."
-        const auto at = line.find("Kernel Module");
-        if (at != std::string::npos) {
-            std::string rest = line.substr(at + 13);
-            const auto start = rest.find_first_not_of(' ');
-            const auto end = rest.find(' ', start);
-            return "NVIDIA " + rest.substr(start, end - start);
+        // "NVRM version: NVIDIA UNIX [Open Kernel Module for] x86_64 ... 580.159.04  Wed ...":
+        // the first word made of digits and dots.
+        std::istringstream words(line);
+        for (std::string word; words >> word;) {
+            if (std::isdigit(static_cast<unsigned char>(word[0])) != 0 &&
+                word.find('.') != std::string::npos &&
+                word.find_first_not_of("0123456789.") == std::string::npos) {
+                return "NVIDIA " + word;
+            }
         }
         return line;
     }

@@ -226,8 +226,11 @@ Call prepare(const ElementwiseDefinition& k, std::span<const Argument> args,
                  op_strides[0] == static_cast<std::int64_t>(itemsize(op.dtype)));
         }
     }
+    // 32-bit indices when every byte offset fits, and the element count leaves room for a
+    // grid-stride step past the end (at most a grid's worth of threads) without overflow.
     constexpr std::int64_t limit32 = std::numeric_limits<std::int32_t>::max();
-    call.variant.index32 = call.values.size < limit32 && extent < limit32;
+    constexpr std::int64_t count32 = std::int64_t{1} << 30;
+    call.variant.index32 = call.values.size <= count32 && extent < limit32;
     return call;
 }
 

@@ -200,8 +200,8 @@ std::string elementwise_kernel_source(const ElementwiseDefinition& definition,
         };
         source += "    if (_row_length == 0) {\n" + flat + "    } else {\n";
         source += "    const int _last = " + ndim + " - 1;\n";
-        source += "    for (" + index + " _row = blockIdx.x; _row * (" + index +
-                  ")_row_length < (" + index + ")_n; _row += gridDim.x) {\n";
+        source += "    const " + index + " _rows = (" + index + ")(_n / _row_length);\n";
+        source += "    for (" + index + " _row = blockIdx.x; _row < _rows; _row += gridDim.x) {\n";
         source += "        " + index + " _r = _row" + row_level(offsets) + ";\n";
         source += "        for (int _d = _last - 1; _d >= 0; --_d) {\n";
         source += "            const " + index + " _k = _r % (" + index + ")_shape.v[_d];\n";

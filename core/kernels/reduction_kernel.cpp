@@ -304,8 +304,11 @@ Plan prepare(const ReductionState& s, std::span<const Argument> args,
     for (std::size_t o = 0; o < plan.outputs.size(); ++o) {
         plan.out_strides.push_back(std::move(out_group.strides[a + o]));
     }
+    // 32-bit indices when every byte offset fits, and the element count leaves room for the
+    // grid-stride step past the last output (at most the outputs again) without overflow.
     constexpr std::int64_t limit32 = std::numeric_limits<std::int32_t>::max();
-    v.index32 = plan.m * std::max<std::int64_t>(plan.n, 1) < limit32 && extent < limit32;
+    constexpr std::int64_t count32 = std::int64_t{1} << 30;
+    v.index32 = plan.m * std::max<std::int64_t>(plan.n, 1) <= count32 && extent < limit32;
     return plan;
 }
 

@@ -105,6 +105,8 @@ BenchmarkResult benchmark(const std::function<void()>& fn, int n_repeat, int n_w
     // Asking for the device first makes a machine without one a NoDevice, not an event failure.
     const int device = Device::current().id();
     const StreamView on = stream.value_or(current_stream());
+    // fn's own kiln calls default to the current stream: make it the timed one.
+    const StreamGuard guard(on);
     for (int i = 0; i < n_warmup; ++i) {
         fn();
     }

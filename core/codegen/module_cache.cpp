@@ -29,14 +29,18 @@ LoadedModule cached_module(const CompileRequest& request) {
     static auto& modules = *new std::map<std::pair<int, std::string>, LoadedModule>();
     auto& gpu = backend();
     std::pair<int, std::string> key{gpu.current_device(), module_key(request)};
-    const std::scoped_lock lock(mutex);
-    if (auto found = modules.find(key); found != modules.end()) {
-        return found->second;
+    {
+        const std::scoped_lock lock(mutex);
+        if (auto found = modules.find(key); found != modules.end()) {
+            return found->second;
+        }
     }
+    // Compiled and loaded outside the lock: other kernels need not wait for this one. Two
+    // threads racing on one source both load it; the first kept serves every later call.
     auto binary = compile_cached(request);
     LoadedModule loaded{gpu.load_module(binary.image), std::move(binary.lowered_names)};
-    modules.emplace(std::move(key), loaded);
-    return loaded;
+    const std::scoped_lock lock(mutex);
+    return modules.emplace(std::move(key), std::move(loaded)).first->second;
 }
 
 NativeFunction cached_function(const std::string& source, const std::string& name,

@@ -248,6 +248,9 @@ void allocate_outputs(const ElementwiseDefinition& k, Call& call) {
 // Allocates the missing outputs, then compiles (once per device and variant) and launches.
 void run(ElementwiseState& state, Call& call, const CallOptions& options) {
     const ElementwiseDefinition& k = state.definition;
+    const StreamView stream = options.stream.value_or(current_stream());
+    // Outputs are allocated in the launch stream's order.
+    const StreamGuard guard(stream);
     allocate_outputs(k, call);
     if (call.values.size == 0) {
         return;
@@ -266,17 +269,18 @@ void run(ElementwiseState& state, Call& call, const CallOptions& options) {
         state.variants.emplace(std::move(key), function);
     }
     constexpr std::int64_t block = 256;
-    // Rows long enough to keep a block busy are taken a block each: no division per element.
+    // Rows long enough to keep a block busy, and enough of them to fill the device, are taken a
+    // block each: no division per element.
     const Shape& shape = call.values.shape;
-    const bool rows = !call.variant.contiguous && !shape.empty() && shape.back() >= block;
+    const std::int64_t multiprocessors = Device::current().properties().multiprocessor_count;
+    const bool rows = !call.variant.contiguous && !shape.empty() && shape.back() >= block &&
+                      call.values.size / shape.back() >= multiprocessors * 4;
     call.values.row_length = rows ? shape.back() : 0;
     PackedArguments packed(call.variant, call.values);
     const std::int64_t blocks =
         rows ? call.values.size / shape.back() : (call.values.size + block - 1) / block;
-    const std::int64_t resident =
-        std::int64_t{Device::current().properties().multiprocessor_count} * 32;
+    const std::int64_t resident = multiprocessors * 32;
     const auto grid = static_cast<unsigned>(std::min(blocks, resident));
-    const StreamView stream = options.stream.value_or(current_stream());
     const ProfileRange range(k.name.c_str());
     backend().launch(function,
                      {{grid, 1, 1}, {static_cast<unsigned>(block), 1, 1}, 0, stream.native()},

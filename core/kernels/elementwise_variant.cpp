@@ -118,6 +118,8 @@ std::string elementwise_kernel_source(const ElementwiseDefinition& definition,
     std::string bindings;
     std::string offsets;
     std::string unravel;
+    std::string row_offsets;  // row mode: the row's offsets (_q_), then each element's (_o_)
+    std::string row_unravel;
     std::string inner_offsets;
     for (std::size_t p = 0; p < variant.operands.size(); ++p) {
         const bool output = p >= definition.in.size();
@@ -148,6 +150,9 @@ std::string elementwise_kernel_source(const ElementwiseDefinition& definition,
                     offsets += ", _o_" + spec.name + " = 0";
                     unravel +=
                         "            _o_" + spec.name + " += _k * _s_" + spec.name + ".v[_d];\n";
+                    row_offsets += ", _q_" + spec.name + " = 0";
+                    row_unravel +=
+                        "            _q_" + spec.name + " += _k * _s_" + spec.name + ".v[_d];\n";
                     inner_offsets.append("        const ").append(index).append(" _o_");
                     inner_offsets.append(spec.name).append(" = _q_").append(spec.name);
                     inner_offsets.append(" + _c * (").append(index).append(")_s_");
@@ -190,23 +195,16 @@ std::string elementwise_kernel_source(const ElementwiseDefinition& definition,
     if (variant.contiguous) {
         source += flat;
     } else {
-        // Row mode: a block per row, the row unravelled once (offsets _q_), then the threads
-        // step along the innermost axis by its stride.
-        auto row_level = [](std::string text) {
-            for (auto at = text.find("_o_"); at != std::string::npos; at = text.find("_o_", at)) {
-                text[at + 1] = 'q';
-            }
-            return text;
-        };
+        // Row mode: a block per row, the row unravelled once, then the threads step along the
+        // innermost axis by its stride.
         source += "    if (_row_length == 0) {\n" + flat + "    } else {\n";
         source += "    const int _last = " + ndim + " - 1;\n";
         source += "    const " + index + " _rows = (" + index + ")(_n / _row_length);\n";
         source += "    for (" + index + " _row = blockIdx.x; _row < _rows; _row += gridDim.x) {\n";
-        source += "        " + index + " _r = _row" + row_level(offsets) + ";\n";
+        source += "        " + index + " _r = _row" + row_offsets + ";\n";
         source += "        for (int _d = _last - 1; _d >= 0; --_d) {\n";
         source += "            const " + index + " _k = _r % (" + index + ")_shape.v[_d];\n";
-        source +=
-            "            _r /= (" + index + ")_shape.v[_d];\n" + row_level(unravel) + "        }\n";
+        source += "            _r /= (" + index + ")_shape.v[_d];\n" + row_unravel + "        }\n";
         source += "        for (" + index + " _c = threadIdx.x; _c < (" + index +
                   ")_row_length; _c += blockDim.x) {\n";
         source += "        const " + index + " i = _row * (" + index + ")_row_length + _c;\n";

@@ -122,7 +122,14 @@ void RawKernel::operator()(Dim3 grid, Dim3 block, std::span<const KernelArg> arg
         throw Error("kiln: RawKernel '" + kernel + "': grid " + describe(grid) + " and block " +
                     describe(block) + " must have no zero extent");
     }
-    const auto function = module_->function(lookup_name_);
+    auto function = module_->function(lookup_name_);
+    // Kernel objects with one source share the function, whose limit another object may have
+    // raised since this one read it.
+    if (options.shared_mem >
+        static_cast<std::size_t>(function.attributes.max_dynamic_shared_size_bytes)) {
+        module_->refresh_attributes(lookup_name_);
+        function = module_->function(lookup_name_);
+    }
     const auto& attributes = function.attributes;
     const unsigned long long threads = static_cast<unsigned long long>(block.x) * block.y * block.z;
     if (threads > static_cast<unsigned long long>(attributes.max_threads_per_block)) {

@@ -54,9 +54,10 @@ struct Plan {
     std::vector<Strides> out_strides;
     Shape out_shape;  // collapsed, at least one axis
     Shape reduce_shape;
-    std::int64_t m = 0;                 // output elements
-    std::int64_t n = 0;                 // elements reduced into each
-    bool reduction_contiguous = false;  // the first array input's innermost reduced stride is 1
+    std::int64_t m = 0;  // output elements
+    std::int64_t n = 0;  // elements reduced into each
+    bool reduction_contiguous =
+        false;  // the first array input's innermost reduced step is one item
 };
 
 DType reduce_dtype(const ReductionState& s, const std::string& type,
@@ -72,7 +73,7 @@ DType reduce_dtype(const ReductionState& s, const std::string& type,
     throw TypeError(s.prefix() + "reduce_type '" + type + "' is not bound by the arguments");
 }
 
-// The normalized, sorted axes to reduce; throws IndexError or Error naming the kernel.
+// Which axes to reduce (a flag per axis); throws IndexError or Error naming the kernel.
 std::vector<bool> reduced_axes(const ReductionState& s, const Axis& axis, std::size_t ndim) {
     std::vector<bool> reduced(ndim, axis.all());
     for (const int given : axis.axes()) {
@@ -293,7 +294,7 @@ Plan prepare(const ReductionState& s, std::span<const Argument> args,
             plan.in_reduce_strides.emplace_back();
             continue;
         }
-        if (!plan.reduction_contiguous && a == 0) {
+        if (a == 0) {
             plan.reduction_contiguous = reduce_group.strides[a].back() ==
                                         static_cast<std::int64_t>(itemsize(v.in_dtypes[p]));
         }
@@ -333,8 +334,8 @@ struct Strategy {
 Strategy choose_strategy(const Plan& plan, int multiprocessors) {
     constexpr std::int64_t block = reduction_block;
     Strategy s;
-    // Short contiguous rows are better read by one thread each (the rows of a warp share cache
-    // lines) than by a group that must combine through shared memory.
+    // Short contiguous rows are better read by few threads each (a warp's rows share cache lines)
+    // than by a group that must combine through shared memory: they take the branch below.
     constexpr std::int64_t short_row = 32;
     if ((plan.reduction_contiguous && plan.n > short_row) || plan.m == 1) {
         s.lanes = static_cast<int>(std::min(block, next_power_of_two(plan.n)));
@@ -344,8 +345,9 @@ Strategy choose_strategy(const Plan& plan, int multiprocessors) {
         s.lanes_fast = false;
     }
     const std::int64_t groups = block / s.lanes;
-    constexpr std::int64_t max_grid_x = std::numeric_limits<std::int32_t>::max();
-    s.blocks = std::min((plan.m + groups - 1) / groups, max_grid_x);
+    // The loops are grid-strided: a few blocks per multiprocessor cover any number of outputs.
+    const std::int64_t resident = std::int64_t{multiprocessors} * 32;
+    s.blocks = std::min((plan.m + groups - 1) / groups, resident);
     // Enough blocks to fill the device once; each keeps every lane busy for a while.
     const std::int64_t wanted = std::int64_t{multiprocessors} * (2048 / block);
     constexpr std::int64_t min_per_lane = 16;
@@ -452,8 +454,8 @@ std::vector<ndarray> ReductionKernel::outputs(std::span<const Argument> args,
         s.variants.emplace(std::move(key), functions);
     }
 
-    const auto strategy =
-        detail::choose_strategy(plan, Device::current().properties().multiprocessor_count);
+    const int multiprocessors = Device::current().properties().multiprocessor_count;
+    const auto strategy = detail::choose_strategy(plan, multiprocessors);
     const auto& v = plan.variant;
     ndarray partials;
     if (strategy.split > 1) {
@@ -473,8 +475,8 @@ std::vector<ndarray> ReductionKernel::outputs(std::span<const Argument> args,
                reduce.pointers());
     if (strategy.split > 1) {
         const std::int64_t groups = block / values.finish_lanes;
-        constexpr std::int64_t max_grid_x = std::numeric_limits<std::int32_t>::max();
-        const std::int64_t blocks = std::min((plan.m + groups - 1) / groups, max_grid_x);
+        const std::int64_t resident = std::int64_t{multiprocessors} * 32;
+        const std::int64_t blocks = std::min((plan.m + groups - 1) / groups, resident);
         auto finish = detail::finish_arguments(v, values);
         gpu.launch(functions.finish,
                    {{static_cast<unsigned>(blocks), 1, 1}, {block, 1, 1}, 0, stream.native()},

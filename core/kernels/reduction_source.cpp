@@ -65,7 +65,7 @@ std::string start_accumulator(const ReductionDefinition& k) {
     if (!k.identity.empty()) {
         return "_type_reduce _acc = _type_reduce(" + k.identity + ");";
     }
-    return "_type_reduce _acc; bool _have = false;";
+    return "_type_reduce _acc = _type_reduce(); bool _have = false;";
 }
 
 std::string share_accumulator(const ReductionDefinition& k) {

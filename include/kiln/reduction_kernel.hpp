@@ -85,7 +85,8 @@ public:
     // The same, returning every output.
     [[nodiscard]] std::vector<ndarray> outputs(std::span<const Argument> args,
                                                const ReductionCallOptions& options = {}) const;
-    // The source generated for these arguments (CuPy's cached_codes), without compiling it.
+    // The source generated for these arguments (CuPy's cached_codes), without compiling it. Like
+    // a call, it needs a device and allocates the outputs that are not given.
     [[nodiscard]] std::string source(std::span<const Argument> args,
                                      const ReductionCallOptions& options = {}) const;
 

@@ -125,12 +125,14 @@ TEST(ElementwiseKernel, NonContiguousInputsAndReduceDimsOff) {
     EXPECT_EQ(plain({t, every_other}).get<std::int64_t>(), want);
 }
 
-// Rows of at least a block's width run a block per row (no division per element): broadcast
-// rows, every other row of a 3-d array, and `i` still the C-order position.
+// Strided calls with enough rows of at least a block's width run a block per row (no division
+// per element): broadcast rows, every other plane of a 3-d array (with a parameter whose name
+// holds `_o_`), and `i` still the C-order position. A 1-d strided input and a 0-d operand take the
+// flat loop.
 TEST(ElementwiseKernel, LongRowsOfStridedAndBroadcastInputs) {
     KILN_REQUIRE_DEVICE();
-    const std::int64_t rows = 5;
-    const std::int64_t cols = 1000;
+    const std::int64_t rows = 4 * kiln::Device().properties().multiprocessor_count + 3;
+    const std::int64_t cols = 300;
     const ndarray m =
         kiln::arange(0.0, static_cast<double>(rows * cols), 1.0).reshape({rows, cols});
     const ndarray row = kiln::arange(0.0, static_cast<double>(cols), 1.0);
@@ -142,19 +144,27 @@ TEST(ElementwiseKernel, LongRowsOfStridedAndBroadcastInputs) {
         ASSERT_EQ(z[static_cast<std::size_t>(k)], static_cast<double>((k / cols) * cols)) << k;
         ASSERT_EQ(at[static_cast<std::size_t>(k)], k);
     }
-    // Every other row of a (4, 6, 300) array: x[i, 2j, k] = 1800 i + 600 j + k.
-    const ndarray cube = kiln::arange(0.0, 4.0 * 6 * 300, 1.0).reshape({4, 6, 300});
-    const ndarray even = cube[{kiln::Slice{}, kiln::Slice{.step = 2}}];
-    const ElementwiseKernel twice("T x", "T y", "y = x + x", "twice_rows");
-    const auto y = twice({even}).get<double>();
-    ASSERT_EQ(y.size(), 4U * 3 * 300);
-    std::size_t k = 0;
-    for (int i = 0; i < 4; ++i) {
-        for (int j = 0; j < 3; ++j) {
-            for (int c = 0; c < 300; ++c) {
-                ASSERT_EQ(y[k++], 2.0 * (1800 * i + 600 * j + c));
-            }
+    // Plane 0 of (rows, 2, cols): x[r, 0, c] = 2 cols r + c.
+    const ndarray cube =
+        kiln::arange(0.0, static_cast<double>(rows * 2 * cols), 1.0).reshape({rows, 2, cols});
+    const ndarray plane = cube[{kiln::Slice{}, kiln::Slice{.step = 2}}];
+    const ElementwiseKernel twice("T x_o_y", "T y", "y = x_o_y + x_o_y", "twice_rows");
+    const auto y = twice({plane}).get<double>();
+    ASSERT_EQ(y.size(), static_cast<std::size_t>(rows * cols));
+    for (std::int64_t r = 0; r < rows; ++r) {
+        for (std::int64_t c = 0; c < cols; ++c) {
+            ASSERT_EQ(y[static_cast<std::size_t>(r * cols + c)],
+                      2.0 * static_cast<double>(2 * cols * r + c));
         }
+    }
+    // Every other element of a long vector plus a 0-d array.
+    const ndarray v = kiln::arange(0.0, 2e6, 1.0);
+    const ndarray half = v[{kiln::Slice{.step = 2}}];
+    const ElementwiseKernel add("T x, T y", "T z", "z = x + y", "add_flat");
+    const auto sum = add({half, kiln::full({}, 0.5)}).get<double>();
+    ASSERT_EQ(sum.size(), 1'000'000U);
+    for (std::size_t k = 0; k < sum.size(); ++k) {
+        ASSERT_EQ(sum[k], 2.0 * static_cast<double>(k) + 0.5);
     }
 }
 

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <numeric>
@@ -203,6 +204,30 @@ TEST(ReductionKernel, SeveralOutputsReduceATuple) {
         "kiln: ReductionKernel 'argmax': has 2 outputs; call outputs() to get them all");
 }
 
+// A column reduction without identity split over blocks, into a strided out= with keepdims.
+TEST(ReductionKernel, SplitColumnMaximumIntoAStridedOutput) {
+    KILN_REQUIRE_DEVICE();
+    const std::int64_t rows = 100'000;
+    const std::int64_t cols = 300;
+    std::vector<float> values(static_cast<std::size_t>(rows * cols));
+    std::vector<float> want(static_cast<std::size_t>(cols), -1);
+    for (std::int64_t r = 0; r < rows; ++r) {
+        for (std::int64_t c = 0; c < cols; ++c) {
+            const auto v = static_cast<float>((r * 7919 + c * 31) % 100'003);
+            values[static_cast<std::size_t>(r * cols + c)] = v;
+            want[static_cast<std::size_t>(c)] = std::max(want[static_cast<std::size_t>(c)], v);
+        }
+    }
+    const ReductionKernel max("T x", "T y", "x", "a > b ? a : b", "y = a", "", "maximum");
+    const ndarray wide = kiln::zeros({1, 2 * cols}, kiln::float32);
+    const ndarray out = wide[{kiln::Slice{}, kiln::Slice{.step = 2}}];
+    (void)max({kiln::array(values, kiln::Shape{rows, cols})},
+              {.axis = 0, .keepdims = true, .out = {out}});
+    EXPECT_EQ(out.copy().get<float>(), want);
+    const auto untouched = wide[{kiln::Slice{}, kiln::Slice{.start = 1, .step = 2}}].copy();
+    EXPECT_EQ(untouched.get<float>(), std::vector<float>(static_cast<std::size_t>(cols), 0));
+}
+
 TEST(ReductionKernel, RunsOnTheGivenStream) {
     KILN_REQUIRE_DEVICE();
     const kiln::Stream stream(true);
@@ -282,8 +307,11 @@ TEST(ReductionKernel, BadDefinitionsAreClearErrorsWithoutADevice) {
         },
         "kiln: ReductionKernel 'two': has 2 outputs, so reduce_type must list one type per tuple "
         "member (or be empty for one member per output)");
-    EXPECT_THROW((void)ReductionKernel("T a", "T y", "a", "a + b", "y = a", "0", "r"), kiln::Error)
-        << "a is reserved for the reduction's operands";
+    expect_error<kiln::Error>(
+        [] { (void)ReductionKernel("T a", "T y", "a", "a + b", "y = a", "0", "r"); },
+        "kiln: ReductionKernel 'r': in_params entry 1 'T a': 'a' is reserved: a and b are the "
+        "operands of a reduction (expected a name other than i, a, b, a C++ keyword or one "
+        "starting with '_')");
 }
 
 }  // namespace

@@ -4,12 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source ci/toolchains.sh
 bash ci/deps.sh
-preset=cpu
-if cuda_toolkit >/dev/null; then
-    preset=cuda
-elif hip_runtime; then
-    preset=rocm
-fi
+preset=$(best_preset)
 cmake --preset "$preset" >/dev/null
 cmake --build --preset "$preset" --target kiln-demo >/dev/null
 "build/$preset/bench/kiln-demo"

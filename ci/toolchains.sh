@@ -16,3 +16,14 @@ cuda_toolkit() {
 hip_runtime() {
     [ -e /usr/include/hip/hip_runtime_api.h ] || [ -e /opt/rocm/include/hip/hip_runtime_api.h ]
 }
+
+# The preset of the best backend this machine can build: cuda, else rocm, else cpu.
+best_preset() {
+    if cuda_toolkit >/dev/null; then
+        echo cuda
+    elif hip_runtime; then
+        echo rocm
+    else
+        echo cpu
+    fi
+}

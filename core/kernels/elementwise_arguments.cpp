@@ -16,13 +16,10 @@ static_assert(sizeof(long long) == word && sizeof(void*) == word);
 
 PackedArguments::PackedArguments(const ElementwiseVariant& variant, const CallValues& values) {
     const auto ndim = static_cast<std::size_t>(std::max(variant.ndim, 1));
-    pack_.begin(word);
-    pack_.append(&values.size, sizeof values.size);
-    pack_.begin(word);
-    pack_.append_dims(values.shape.empty() ? Shape{1} : values.shape, ndim);
+    pack_.push(static_cast<long long>(values.size));
+    pack_.push_dims(values.shape.empty() ? Shape{1} : values.shape, ndim);
     if (!variant.contiguous) {
-        pack_.begin(word);
-        pack_.append(&values.row_length, sizeof values.row_length);
+        pack_.push(static_cast<long long>(values.row_length));
     }
     for (std::size_t p = 0; p < variant.operands.size(); ++p) {
         const OperandVariant& op = variant.operands[p];
@@ -43,11 +40,9 @@ PackedArguments::PackedArguments(const ElementwiseVariant& variant, const CallVa
                 }
                 break;
             case OperandVariant::Kind::array:
-                pack_.begin(word);
-                pack_.append(static_cast<const void*>(&value.data), sizeof value.data);
+                pack_.push(value.data);
                 if (!variant.contiguous) {
-                    pack_.begin(word);
-                    pack_.append_dims(value.strides.empty() ? Strides{0} : value.strides, ndim);
+                    pack_.push_dims(value.strides.empty() ? Strides{0} : value.strides, ndim);
                 }
                 break;
         }

@@ -27,11 +27,6 @@ bool is_placeholder_of(const ReductionDefinition& k, const std::string& type) {
     return uses(k.in) || uses(k.out);
 }
 
-bool is_dtype_spelling(const std::string& type) {
-    return std::any_of(dtype_traits.begin(), dtype_traits.end(),
-                       [&](const DTypeTraits& t) { return t.name == type || t.c_type == type; });
-}
-
 std::string prefix(const ReductionDefinition& k) {
     return "kiln: ReductionKernel '" + k.name + "': ";
 }
@@ -49,7 +44,7 @@ std::vector<std::string> parse_reduce_types(const std::string& reduce_type,
     while (true) {
         const auto comma = rest.find(',');
         std::string type = trim(rest.substr(0, comma));
-        if (!is_dtype_spelling(type) && !is_placeholder_of(k, type)) {
+        if (!dtype_from_spelling(type) && !is_placeholder_of(k, type)) {
             throw TypeError(prefix(k) + "reduce_type entry '" + type +
                             "' is neither a dtype name, the C type of one, nor a type "
                             "placeholder of the parameters");
@@ -64,6 +59,15 @@ std::vector<std::string> parse_reduce_types(const std::string& reduce_type,
 }
 
 }  // namespace
+
+std::optional<DType> dtype_from_spelling(std::string_view type) {
+    for (std::size_t d = 0; d < dtype_traits.size(); ++d) {
+        if (dtype_traits.at(d).name == type || dtype_traits.at(d).c_type == type) {
+            return static_cast<DType>(d);
+        }
+    }
+    return std::nullopt;
+}
 
 ReductionDefinition define_reduction(const std::string& in_params, const std::string& out_params,
                                      std::string map_expr, std::string reduce_expr,

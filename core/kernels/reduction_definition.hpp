@@ -4,7 +4,11 @@
 
 #include "param_spec.hpp"
 
+#include <kiln/dtype.hpp>
+
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kiln::detail {
@@ -22,6 +26,9 @@ struct ReductionDefinition {
     std::vector<std::string> reduce_types;
     std::string preamble;
 };
+
+// The dtype a reduce_type entry spells: a dtype name ("float64") or its C type ("double").
+[[nodiscard]] std::optional<DType> dtype_from_spelling(std::string_view type);
 
 // Parses and checks a definition. Throws Error or TypeError naming the kernel for an invalid
 // name, a malformed or raw parameter, no outputs, or a reduce_type entry that is neither a dtype

@@ -65,10 +65,8 @@ DType reduce_dtype(const ReductionState& s, const std::string& type,
     if (auto found = binding.find(type); found != binding.end()) {
         return found->second;
     }
-    for (std::size_t d = 0; d < dtype_traits.size(); ++d) {
-        if (dtype_traits.at(d).name == type || dtype_traits.at(d).c_type == type) {
-            return static_cast<DType>(d);
-        }
+    if (auto spelled = dtype_from_spelling(type)) {
+        return *spelled;
     }
     throw TypeError(s.prefix() + "reduce_type '" + type + "' is not bound by the arguments");
 }

@@ -1,7 +1,9 @@
-// Host launch overhead: 10,000 back-to-back calls on 1,000 float32 elements, per kernel class.
-// The host time per call is what kiln costs the caller; the GPU time per call, measured over the
+// Host launch overhead: 10,000 back-to-back calls on 1,000 float32 elements, per kernel class,
+// and the same RawKernel source launched through the vendor's driver call alone: the floor. The
+// host time per call is what a launch costs the caller; the GPU time per call, measured over the
 // whole batch, is the back-to-back launch rate.
 #include "../check.hpp"
+#include "../driver_launch.hpp"
 #include "../inputs.hpp"
 #include "../kernels.hpp"
 #include "../peak_memory.hpp"
@@ -10,6 +12,10 @@
 #include "../timing.hpp"
 #include "common.hpp"
 #include "workloads.hpp"
+
+#include <kiln/device.hpp>
+#include <kiln/raw_module.hpp>
+#include <kiln/stream.hpp>
 
 #include <array>
 
@@ -20,12 +26,13 @@ namespace {
 constexpr int calls = 10'000;
 constexpr std::int64_t elements = 1000;
 
-enum class Class { elementwise, reduction, raw };
+enum class Class { elementwise, reduction, raw, driver };
 
 Record launch_overhead(const Context& context, Class kind) {
     constexpr std::array names{"launch_overhead_elementwise", "launch_overhead_reduction",
-                               "launch_overhead_raw"};
-    constexpr std::array classes{"ElementwiseKernel", "ReductionKernel", "RawKernel"};
+                               "launch_overhead_raw", "launch_floor_driver"};
+    constexpr std::array classes{"ElementwiseKernel", "ReductionKernel", "RawKernel",
+                                 "driver launch"};
     const auto index = static_cast<std::size_t>(kind);
     Record r =
         make_record(names.at(index), std::to_string(calls) + " back-to-back calls on 1000 elements",
@@ -61,18 +68,36 @@ Record launch_overhead(const Context& context, Class kind) {
         };
     } else {
         r.kernel = kernels::add_raw.json();
-        const auto kernel = kernels::add_raw.make();
         constexpr int n = elements;
         constexpr unsigned block = 256;
         const Dim3 grid{static_cast<unsigned>((elements + block - 1) / block)};
         r.params.set("grid", static_cast<std::int64_t>(grid.x));
         r.params.set("block", 256);
-        batch = [&, kernel, grid] {
-            result = empty({elements}, float32);
-            for (int i = 0; i < calls; ++i) {
-                kernel(grid, Dim3{block}, {x.device, y.device, result, n});
-            }
-        };
+        if (kind == Class::raw) {
+            const auto kernel = kernels::add_raw.make();
+            batch = [&, kernel, grid] {
+                result = empty({elements}, float32);
+                for (int i = 0; i < calls; ++i) {
+                    kernel(grid, Dim3{block}, {x.device, y.device, result, n});
+                }
+            };
+        } else {
+            const RawModule module(kernels::add_raw.code);
+            const DriverLaunch launch(active_backend(),
+                                      module.compile(Device::current().properties().arch),
+                                      kernels::add_raw.name);
+            batch = [&, launch, grid] {
+                result = empty({elements}, float32);
+                const void* x_data = x.device.data();
+                const void* y_data = y.device.data();
+                void* out_data = result.data();
+                int count = n;
+                std::array<void*, 4> args{&x_data, &y_data, &out_data, &count};
+                for (int i = 0; i < calls; ++i) {
+                    launch(grid, Dim3{block}, args.data(), current_stream());
+                }
+            };
+        }
     }
     store(r, time_device(context, batch), calls);
     r.check = check_values(result.get<float>(), want);
@@ -90,6 +115,8 @@ std::vector<Workload> launch_overhead_workloads() {
          [](const Context& c) { return launch_overhead(c, Class::reduction); }},
         {"launch_overhead_raw", "10,000 RawKernel calls on 1000 elements", true, false,
          [](const Context& c) { return launch_overhead(c, Class::raw); }},
+        {"launch_floor_driver", "10,000 launches of the RawKernel's code through the driver", true,
+         false, [](const Context& c) { return launch_overhead(c, Class::driver); }},
     };
 }
 

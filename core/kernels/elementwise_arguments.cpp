@@ -24,15 +24,17 @@ PackedArguments::PackedArguments(const ElementwiseVariant& variant, const CallVa
     for (std::size_t p = 0; p < variant.operands.size(); ++p) {
         const OperandVariant& op = variant.operands[p];
         const OperandValue& value = values.operands[p];
+        const auto operand = static_cast<int>(p);
         switch (op.kind) {
             case OperandVariant::Kind::scalar:
                 pack_.begin(alignment(op.dtype));
-                pack_.append(value.scalar.data(), itemsize(op.dtype));
+                pack_.append_operand(value.scalar.data(), itemsize(op.dtype), operand);
                 break;
             case OperandVariant::Kind::raw:
                 // kiln_raw_c<T> {p} or kiln_raw<T, N> {p, shape[N], strides[N]}: one argument.
                 pack_.begin(word);
-                pack_.append(static_cast<const void*>(&value.data), sizeof value.data);
+                pack_.append_operand(static_cast<const void*>(&value.data), sizeof value.data,
+                                     operand);
                 if (!op.raw_contiguous) {
                     const auto n = static_cast<std::size_t>(op.raw_ndim);
                     pack_.append_dims(value.shape, n);
@@ -40,7 +42,7 @@ PackedArguments::PackedArguments(const ElementwiseVariant& variant, const CallVa
                 }
                 break;
             case OperandVariant::Kind::array:
-                pack_.push(value.data);
+                pack_.push_operand_pointer(value.data, operand);
                 if (!variant.contiguous) {
                     pack_.push_dims(value.strides.empty() ? Strides{0} : value.strides, ndim);
                 }

@@ -42,6 +42,8 @@ public:
     // One pointer per parameter, valid while this object lives.
     [[nodiscard]] void** pointers() { return pack_.pointers(); }
     [[nodiscard]] std::vector<ArgumentSlot> layout() const { return pack_.layout(); }
+    // The pack, its operand bytes marked with the operand's index (in_params, then out_params).
+    [[nodiscard]] const ArgumentPack& pack() const noexcept { return pack_; }
 
 private:
     ArgumentPack pack_;

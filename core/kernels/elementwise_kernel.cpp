@@ -5,6 +5,7 @@
 #include "collapse.hpp"
 #include "elementwise_arguments.hpp"
 #include "elementwise_variant.hpp"
+#include "recorded_call.hpp"
 #include "type_binding.hpp"
 
 #include <kiln/device.hpp>
@@ -36,6 +37,8 @@ public:
     // generates nor hashes source.
     std::mutex mutex;
     std::map<std::pair<int, std::string>, NativeFunction, std::less<>> variants;
+
+    CallRecords calls;
 };
 
 namespace {
@@ -246,14 +249,21 @@ void allocate_outputs(const ElementwiseDefinition& k, Call& call) {
 }
 
 // Allocates the missing outputs, then compiles (once per device and variant) and launches.
-void run(ElementwiseState& state, Call& call, const CallOptions& options) {
+// Returns what it did, for later calls of the same layout to replay.
+std::shared_ptr<RecordedCall> run(ElementwiseState& state, Call& call, StreamView stream) {
     const ElementwiseDefinition& k = state.definition;
-    const StreamView stream = options.stream.value_or(current_stream());
+    auto recorded = std::make_shared<RecordedCall>();
+    recorded->kernel = k.name;
+    recorded->inputs = k.in.size();
+    for (const OperandVariant& op : call.variant.operands) {
+        recorded->operand_dtypes.push_back(op.dtype);
+    }
+    recorded->output_shape = call.shape;
     // Outputs are allocated in the launch stream's order.
     const StreamGuard guard(stream);
     allocate_outputs(k, call);
     if (call.values.size == 0) {
-        return;
+        return recorded;
     }
     std::pair<int, std::string> key{backend().current_device(), variant_key(call.variant)};
     void* function = nullptr;
@@ -285,6 +295,38 @@ void run(ElementwiseState& state, Call& call, const CallOptions& options) {
     backend().launch(function,
                      {{grid, 1, 1}, {static_cast<unsigned>(block), 1, 1}, 0, stream.native()},
                      packed.pointers());
+    recorded->launches.push_back(
+        {function, {grid, 1, 1}, {static_cast<unsigned>(block), 1, 1}, packed.pack()});
+    return recorded;
+}
+
+// Runs a call: replays a recorded call of the same layout, or resolves, compiles and launches
+// it and records it. Returns the outputs.
+std::vector<ndarray> call_kernel(ElementwiseState& state, std::span<const Argument> args,
+                                 const CallOptions& options) {
+    const StreamView stream = options.stream.value_or(current_stream());
+    CallSignature signature;
+    const std::optional<int> device = current_device_if_any();
+    if (device) {
+        signature.add(*device);
+        signature.add(static_cast<std::int64_t>(args.size()));
+        signature.add(options.size.value_or(-1));
+        for (const Argument& argument : args) {
+            signature.add(argument);
+        }
+        if (const auto recorded = state.calls.find(signature)) {
+            return replay(*recorded, args, {}, stream);
+        }
+    }
+    Call call = prepare(state.definition, args, options);
+    const auto recorded = run(state, call, stream);
+    if (device) {
+        recorded->signature = signature;
+        state.calls.add(recorded);
+    }
+    const auto first_output = static_cast<std::ptrdiff_t>(state.definition.in.size());
+    return {std::make_move_iterator(call.arrays.begin() + first_output),
+            std::make_move_iterator(call.arrays.end())};
 }
 
 }  // namespace
@@ -323,25 +365,21 @@ ndarray ElementwiseKernel::operator()(std::initializer_list<Argument> args,
                         "operator() returns one array but the kernel has " +
                         std::to_string(k.out.size()) + " outputs; call outputs()");
     }
-    detail::Call call =
-        detail::prepare(k, std::span<const Argument>(args.begin(), args.size()), options);
-    detail::run(*state_, call, options);
+    auto results =
+        detail::call_kernel(*state_, std::span<const Argument>(args.begin(), args.size()), options);
     if (k.options.no_return) {
         return {};
     }
-    return std::move(call.arrays[k.in.size()]);
+    return std::move(results.front());
 }
 
 std::vector<ndarray> ElementwiseKernel::outputs(std::span<const Argument> args,
                                                 const CallOptions& options) const {
-    const detail::ElementwiseDefinition& k = state_->definition;
-    detail::Call call = detail::prepare(k, args, options);
-    detail::run(*state_, call, options);
-    if (k.options.no_return) {
+    auto results = detail::call_kernel(*state_, args, options);
+    if (state_->definition.options.no_return) {
         return {};
     }
-    return {std::make_move_iterator(call.arrays.begin() + static_cast<std::ptrdiff_t>(k.in.size())),
-            std::make_move_iterator(call.arrays.end())};
+    return results;
 }
 
 std::string ElementwiseKernel::source(std::span<const Argument> args,

@@ -35,27 +35,31 @@ std::string describe(const KernelArg& arg) {
     return "an argument";
 }
 
-// Checks one argument against the parameter the kernel declares; TypeError on a mismatch.
+// Whether an argument can bind to the parameter the kernel declares.
+bool matches(const KernelArg& arg, const detail::KernelParameter& p) {
+    if (p.pointer) {
+        return arg.kind() != KernelArg::Kind::scalar &&
+               !(p.pointee && arg.dtype() && *arg.dtype() != *p.pointee);
+    }
+    if (p.scalar) {
+        return arg.kind() == KernelArg::Kind::scalar && *arg.dtype() == *p.scalar;
+    }
+    return true;
+}
+
+// Checks one argument against the parameter the kernel declares; TypeError on a mismatch. The
+// message is built only then: this runs on every launch.
 void check_argument(const std::string& kernel, std::size_t index, const KernelArg& arg,
                     const detail::KernelParameter& p) {
-    const std::string where = "kiln: RawKernel '" + kernel + "': argument " +
-                              std::to_string(index + 1) +
-                              (p.name.empty() ? "" : " ('" + p.name + "')") + " is " +
-                              describe(arg) + " but the kernel takes '" + p.text + "'";
-    if (p.pointer) {
-        if (arg.kind() == KernelArg::Kind::scalar) {
-            throw TypeError(where);
-        }
-        if (p.pointee && arg.dtype() && *arg.dtype() != *p.pointee) {
-            throw TypeError(where);
-        }
-    } else if (p.scalar) {
-        if (arg.kind() != KernelArg::Kind::scalar || *arg.dtype() != *p.scalar) {
-            throw TypeError(where + (arg.kind() == KernelArg::Kind::scalar
-                                         ? ": pass a value of exactly that type"
-                                         : ""));
-        }
+    if (matches(arg, p)) {
+        return;
     }
+    throw TypeError("kiln: RawKernel '" + kernel + "': argument " + std::to_string(index + 1) +
+                    (p.name.empty() ? "" : " ('" + p.name + "')") + " is " + describe(arg) +
+                    " but the kernel takes '" + p.text + "'" +
+                    (!p.pointer && arg.kind() == KernelArg::Kind::scalar
+                         ? ": pass a value of exactly that type"
+                         : ""));
 }
 
 }  // namespace

@@ -4,10 +4,11 @@ namespace kiln::detail {
 
 namespace {
 
+// Operands are numbered as the call's arguments: in_params, then out_params.
 void push_outputs(ArgumentPack& pack, const ReductionVariant& v, const ReductionValues& x) {
-    for (const auto& out : x.outputs) {
-        pack.push(out.data);
-        pack.push_dims(out.strides, v.out_ndim);
+    for (std::size_t o = 0; o < x.outputs.size(); ++o) {
+        pack.push_operand_pointer(x.outputs[o].data, static_cast<int>(x.inputs.size() + o));
+        pack.push_dims(x.outputs[o].strides, v.out_ndim);
     }
 }
 
@@ -28,17 +29,17 @@ ArgumentPack reduce_arguments(const ReductionVariant& v, const ReductionValues& 
     pack.push(static_cast<long long>(x.chunk));
     pack.push(x.lanes);
     pack.push(static_cast<int>(x.lanes_fast));
-    pack.push(x.partial);
+    pack.push_operand_pointer(x.partial, scratch_operand);
     pack.push_dims(x.out_shape, v.out_ndim);
     pack.push_dims(x.reduce_shape, v.reduce_ndim);
     for (std::size_t p = 0; p < x.inputs.size(); ++p) {
         const auto& in = x.inputs[p];
         if (v.in_scalar[p]) {
             pack.begin(alignment(v.in_dtypes[p]));
-            pack.append(in.scalar.data(), itemsize(v.in_dtypes[p]));
+            pack.append_operand(in.scalar.data(), itemsize(v.in_dtypes[p]), static_cast<int>(p));
             continue;
         }
-        pack.push(in.data);
+        pack.push_operand_pointer(in.data, static_cast<int>(p));
         pack.push_dims(in.out_strides, v.out_ndim);
         pack.push_dims(in.reduce_strides, v.reduce_ndim);
     }
@@ -52,7 +53,7 @@ ArgumentPack finish_arguments(const ReductionVariant& v, const ReductionValues& 
     pack.push(static_cast<long long>(x.n));
     pack.push(static_cast<long long>(x.split));
     pack.push(x.finish_lanes);
-    pack.push(static_cast<const void*>(x.partial));
+    pack.push_operand_pointer(x.partial, scratch_operand);
     pack.push_dims(x.out_shape, v.out_ndim);
     push_outputs(pack, v, x);
     return pack;

@@ -3,6 +3,7 @@
 #include "../layout.hpp"
 #include "../profiling.hpp"
 #include "collapse.hpp"
+#include "recorded_call.hpp"
 #include "reduction_arguments.hpp"
 #include "reduction_source.hpp"
 #include "type_binding.hpp"
@@ -17,6 +18,7 @@
 #include <limits>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 
 namespace kiln::detail {
@@ -39,6 +41,8 @@ public:
     };
     std::mutex mutex;
     std::map<std::pair<int, std::string>, Functions, std::less<>> variants;
+
+    CallRecords calls;
 };
 
 namespace {
@@ -428,14 +432,48 @@ std::vector<ndarray> ReductionKernel::outputs(std::span<const Argument> args,
                                               const ReductionCallOptions& options) const {
     auto& s = *state_;
     const StreamView stream = options.stream.value_or(current_stream());
+    detail::CallSignature signature;
+    const std::optional<int> device = detail::current_device_if_any();
+    if (device) {
+        signature.add(*device);
+        signature.add(static_cast<std::int64_t>(args.size()));
+        signature.add(options.axis.all() ? -1
+                                         : static_cast<std::int64_t>(options.axis.axes().size()));
+        for (const int axis : options.axis.axes()) {
+            signature.add(axis);
+        }
+        signature.add(options.keepdims ? 1 : 0);
+        signature.add(static_cast<std::int64_t>(options.out.size()));
+        for (const ndarray& out : options.out) {
+            signature.add(out);
+        }
+        for (const Argument& argument : args) {
+            signature.add(argument);
+        }
+        if (const auto recorded = s.calls.find(signature)) {
+            return detail::replay(*recorded, args, options.out, stream);
+        }
+    }
     // Outputs and partials are allocated in the launch stream's order.
     const StreamGuard guard(stream);
     const detail::Plan plan = detail::prepare(s, args, options);
+    const auto& v = plan.variant;
+    auto recorded = std::make_shared<detail::RecordedCall>();
+    recorded->kernel = s.k.name;
+    recorded->signature = signature;
+    recorded->inputs = s.k.in.size();
+    recorded->operand_dtypes = v.in_dtypes;
+    recorded->operand_dtypes.insert(recorded->operand_dtypes.end(), v.out_dtypes.begin(),
+                                    v.out_dtypes.end());
+    recorded->output_shape = plan.outputs.front().shape();
     if (plan.m == 0) {
+        if (device) {
+            s.calls.add(std::move(recorded));
+        }
         return plan.outputs;
     }
     auto& gpu = detail::backend();
-    std::pair<int, std::string> key{gpu.current_device(), detail::variant_key(plan.variant)};
+    std::pair<int, std::string> key{gpu.current_device(), detail::variant_key(v)};
     detail::ReductionState::Functions functions;
     {
         const std::scoped_lock lock(s.mutex);
@@ -444,7 +482,7 @@ std::vector<ndarray> ReductionKernel::outputs(std::span<const Argument> args,
         }
     }
     if (functions.reduce == nullptr) {
-        const std::string source = detail::reduction_source(s.k, plan.variant);
+        const std::string source = detail::reduction_source(s.k, v);
         functions.reduce = detail::cached_function(source, s.k.name, s.options.options);
         functions.finish =
             detail::cached_function(source, detail::finish_name(s.k), s.options.options);
@@ -454,31 +492,33 @@ std::vector<ndarray> ReductionKernel::outputs(std::span<const Argument> args,
 
     const int multiprocessors = Device::current().properties().multiprocessor_count;
     const auto strategy = detail::choose_strategy(plan, multiprocessors);
-    const auto& v = plan.variant;
     ndarray partials;
     if (strategy.split > 1) {
         const auto bytes = static_cast<std::int64_t>(detail::reduce_type_size(v.reduce_dtypes));
-        partials = empty({plan.m * strategy.split * bytes}, uint8);
+        recorded->scratch_bytes = plan.m * strategy.split * bytes;
+        partials = empty({recorded->scratch_bytes}, uint8);
     }
     const detail::ProfileRange range(s.k.name.c_str());
     const detail::ReductionValues values =
         detail::launch_values(plan, strategy, strategy.split > 1 ? partials.data() : nullptr);
     constexpr unsigned block = detail::reduction_block;
-    auto reduce = detail::reduce_arguments(v, values);
-    gpu.launch(functions.reduce,
-               {{static_cast<unsigned>(strategy.blocks), static_cast<unsigned>(strategy.split), 1},
-                {block, 1, 1},
-                0,
-                stream.native()},
-               reduce.pointers());
+    auto launch = [&](detail::NativeFunction function, detail::Dim3 grid,
+                      detail::ArgumentPack arguments) {
+        gpu.launch(function, {grid, {block, 1, 1}, 0, stream.native()}, arguments.pointers());
+        recorded->launches.push_back({function, grid, {block, 1, 1}, std::move(arguments)});
+    };
+    launch(functions.reduce,
+           {static_cast<unsigned>(strategy.blocks), static_cast<unsigned>(strategy.split), 1},
+           detail::reduce_arguments(v, values));
     if (strategy.split > 1) {
         const std::int64_t groups = block / values.finish_lanes;
         const std::int64_t resident = std::int64_t{multiprocessors} * 32;
         const std::int64_t blocks = std::min((plan.m + groups - 1) / groups, resident);
-        auto finish = detail::finish_arguments(v, values);
-        gpu.launch(functions.finish,
-                   {{static_cast<unsigned>(blocks), 1, 1}, {block, 1, 1}, 0, stream.native()},
-                   finish.pointers());
+        launch(functions.finish, {static_cast<unsigned>(blocks), 1, 1},
+               detail::finish_arguments(v, values));
+    }
+    if (device) {
+        s.calls.add(std::move(recorded));
     }
     return plan.outputs;
 }

@@ -1,0 +1,151 @@
+#include "recorded_call.hpp"
+
+#include "../profiling.hpp"
+
+#include <kiln/error.hpp>
+#include <kiln/ndarray.hpp>
+#include <kiln/stream.hpp>
+
+#include <algorithm>
+
+namespace kiln::detail {
+
+namespace {
+
+// Tags that keep an array and a scalar from ever reading as the same words.
+constexpr std::int64_t array_tag = 1;
+constexpr std::int64_t scalar_tag = 2;
+constexpr int tag_shift = 8;
+
+// The most operands a replayed call has; more take the full path every time.
+constexpr std::size_t max_operands = 32;
+
+}  // namespace
+
+void CallSignature::add(std::int64_t word) noexcept {
+    if (size_ == capacity) {
+        overflow_ = true;
+        return;
+    }
+    words_.at(size_++) = word;
+}
+
+void CallSignature::add(const ndarray& array) noexcept {
+    const auto rank = static_cast<std::int64_t>(array.shape().size());
+    add(array_tag | (static_cast<std::int64_t>(array.dtype()) << tag_shift) |
+        (std::int64_t{array.device()} << (2 * tag_shift)));
+    add(rank);
+    for (const std::int64_t extent : array.shape()) {
+        add(extent);
+    }
+    for (const std::int64_t stride : array.strides()) {
+        add(stride);
+    }
+}
+
+void CallSignature::add(const Argument& argument) noexcept {
+    if (const auto* array = std::get_if<ndarray>(&argument)) {
+        add(*array);
+    } else {
+        add(scalar_tag |
+            (static_cast<std::int64_t>(std::get<Scalar>(argument).dtype()) << tag_shift));
+    }
+}
+
+bool operator==(const CallSignature& a, const CallSignature& b) noexcept {
+    return a.size_ == b.size_ && a.overflow_ == b.overflow_ &&
+           std::equal(a.words_.begin(), a.words_.begin() + static_cast<std::ptrdiff_t>(a.size_),
+                      b.words_.begin());
+}
+
+std::optional<int> current_device_if_any() {
+    try {
+        Backend& gpu = backend();
+        if (gpu.device_count() == 0) {
+            return std::nullopt;
+        }
+        return gpu.current_device();
+    } catch (const NoDevice&) {
+        return std::nullopt;
+    }
+}
+
+bool RecordedCall::replayable() const noexcept {
+    return signature.complete() && operand_dtypes.size() <= max_operands &&
+           std::all_of(launches.begin(), launches.end(), [](const RecordedLaunch& launch) {
+               return ReplayedArguments::fits(launch.arguments);
+           });
+}
+
+std::shared_ptr<const RecordedCall> CallRecords::find(const CallSignature& signature) const {
+    if (!signature.complete()) {
+        return nullptr;
+    }
+    const std::scoped_lock lock(mutex_);
+    for (const auto& call : calls_) {
+        if (call->signature == signature) {
+            return call;
+        }
+    }
+    return nullptr;
+}
+
+void CallRecords::add(std::shared_ptr<const RecordedCall> call) {
+    if (!call->replayable()) {
+        return;
+    }
+    const std::scoped_lock lock(mutex_);
+    if (calls_.size() < capacity) {
+        calls_.push_back(std::move(call));
+        return;
+    }
+    calls_[next_] = std::move(call);
+    next_ = (next_ + 1) % capacity;
+}
+
+std::vector<ndarray> replay(const RecordedCall& call, std::span<const Argument> args,
+                            std::span<const ndarray> out, StreamView stream) {
+    // Outputs are allocated in the stream's order.
+    const StreamGuard guard(stream);
+    const std::size_t count = call.operand_dtypes.size();
+    std::vector<ndarray> results;
+    results.reserve(count - call.inputs);
+    // Each operand's bytes: a data pointer, or a scalar converted to the operand's dtype.
+    std::array<const void*, max_operands> pointers{};
+    std::array<std::array<std::byte, 16>, max_operands> scalars{};
+    std::array<const void*, max_operands> sources{};
+    for (std::size_t p = 0; p < count; ++p) {
+        const DType dtype = call.operand_dtypes[p];
+        if (p < args.size()) {
+            if (const auto* scalar = std::get_if<Scalar>(&args[p])) {
+                scalars.at(p) = scalar->bytes_as(dtype);
+                sources.at(p) = scalars.at(p).data();
+                continue;
+            }
+            const auto& array = std::get<ndarray>(args[p]);
+            if (p >= call.inputs) {
+                results.push_back(array);
+            }
+            pointers.at(p) = array.data();
+        } else {
+            results.push_back(out.empty() ? empty(call.output_shape, dtype) : out[p - call.inputs]);
+            pointers.at(p) = results.back().data();
+        }
+        sources.at(p) = &pointers.at(p);
+    }
+    ndarray scratch;
+    if (call.scratch_bytes > 0) {
+        scratch = empty({call.scratch_bytes}, uint8);
+    }
+    const void* scratch_pointer = call.scratch_bytes > 0 ? scratch.data() : nullptr;
+    const ProfileRange range(call.kernel.c_str());
+    for (const RecordedLaunch& launch : call.launches) {
+        ReplayedArguments arguments(launch.arguments, std::span(sources.data(), count),
+                                    static_cast<const void*>(&scratch_pointer));
+        backend().launch(launch.function, {launch.grid, launch.block, 0, stream.native()},
+                         arguments.pointers());
+    }
+    return results;
+}
+
+}  // namespace kiln::detail

@@ -1,0 +1,88 @@
+// The host fast path of ElementwiseKernel and ReductionKernel. A call whose arguments have the
+// layout of an earlier call (same kinds, dtypes, devices, shapes, strides and call options)
+// needs no type binding, broadcasting, collapsing, code generation or variant lookup: the first
+// such call records its launches, and later ones replay them with their own data pointers and
+// scalar values.
+#pragma once
+
+#include "../backend.hpp"
+#include "argument_pack.hpp"
+
+#include <kiln/elementwise_kernel.hpp>
+#include <kiln/stream_view.hpp>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace kiln::detail {
+
+// What decided a call's launches, as a fixed-size list of words; never allocates. A call with
+// too many words to list is not recorded.
+class CallSignature {
+public:
+    void add(std::int64_t word) noexcept;
+    void add(const ndarray& array) noexcept;
+    void add(const Argument& argument) noexcept;
+
+    [[nodiscard]] bool complete() const noexcept { return !overflow_; }
+    friend bool operator==(const CallSignature& a, const CallSignature& b) noexcept;
+
+private:
+    static constexpr std::size_t capacity = 64;
+    std::array<std::int64_t, capacity> words_{};
+    std::size_t size_ = 0;
+    bool overflow_ = false;
+};
+
+// The current device, or none when there is no GPU (the full path then reports why).
+[[nodiscard]] std::optional<int> current_device_if_any();
+
+struct RecordedLaunch {
+    NativeFunction function = nullptr;
+    Dim3 grid;
+    Dim3 block;
+    ArgumentPack arguments;  // operand bytes marked; see ArgumentPack
+};
+
+// What one call did: the dtypes its operands were converted to, the outputs and scratch buffer
+// it allocated, and its launches in order.
+struct RecordedCall {
+    std::string kernel;  // the kernel's name, for profiler ranges
+    CallSignature signature;
+    std::size_t inputs = 0;             // operands before the outputs
+    std::vector<DType> operand_dtypes;  // in_params, then out_params
+    Shape output_shape;                 // of the outputs a call does not pass
+    std::int64_t scratch_bytes = 0;
+    std::vector<RecordedLaunch> launches;
+
+    // Whether every launch's arguments are small enough to replay.
+    [[nodiscard]] bool replayable() const noexcept;
+};
+
+// A kernel object's recorded calls: the last few layouts it was called with.
+class CallRecords {
+public:
+    [[nodiscard]] std::shared_ptr<const RecordedCall> find(const CallSignature& signature) const;
+    void add(std::shared_ptr<const RecordedCall> call);
+
+private:
+    static constexpr std::size_t capacity = 8;
+    mutable std::mutex mutex_;
+    std::vector<std::shared_ptr<const RecordedCall>> calls_;
+    std::size_t next_ = 0;
+};
+
+// Replays `call` on `stream`: `args` are the call's inputs, then any outputs it passes; `out`
+// holds outputs passed apart from the arguments (ReductionKernel's out=). Allocates the outputs
+// not passed, in the stream's order, and returns every output.
+[[nodiscard]] std::vector<ndarray> replay(const RecordedCall& call, std::span<const Argument> args,
+                                          std::span<const ndarray> out, StreamView stream);
+
+}  // namespace kiln::detail

@@ -1,0 +1,178 @@
+// Repeated calls of one kernel object: a call with the layout of an earlier one replays what that
+// call recorded (the host fast path). Each repeat must see its own data, scalars, outputs and
+// stream, and calls of other layouts must not be mistaken for it.
+#include "tests/support/backend_under_test.hpp"
+
+#include <kiln/kiln.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace {
+
+using kiln::ndarray;
+
+std::vector<double> iota(std::size_t n, double scale) {
+    std::vector<double> v(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        v[i] = scale * static_cast<double>(i);
+    }
+    return v;
+}
+
+TEST(RepeatedCalls, ElementwiseSeesEachCallsDataAndScalar) {
+    KILN_REQUIRE_DEVICE();
+    const kiln::ElementwiseKernel scale("T x, T a", "T y", "y = x * a", "repeat_scale");
+    for (int round = 1; round <= 4; ++round) {
+        const auto host = iota(1000, round);
+        const ndarray x = kiln::array(host);
+        const auto y = scale({x, static_cast<double>(round + 1)}).get<double>();
+        for (std::size_t i = 0; i < host.size(); ++i) {
+            ASSERT_EQ(y[i], host[i] * (round + 1)) << "round " << round << " element " << i;
+        }
+    }
+}
+
+TEST(RepeatedCalls, ElementwiseWithGivenOutputsWritesEachOne) {
+    KILN_REQUIRE_DEVICE();
+    const kiln::ElementwiseKernel add("T x, T y", "T z", "z = x + y", "repeat_add_out");
+    const ndarray x = kiln::array(iota(300, 1.0));
+    const ndarray y = kiln::array(iota(300, 2.0));
+    std::vector<ndarray> outs;
+    for (int round = 0; round < 3; ++round) {
+        outs.push_back(kiln::zeros({300}));
+        const std::vector<kiln::Argument> args{x, y, outs.back()};
+        (void)add.outputs(args);
+    }
+    for (const ndarray& out : outs) {
+        const auto z = out.get<double>();
+        for (std::size_t i = 0; i < z.size(); ++i) {
+            ASSERT_EQ(z[i], 3.0 * static_cast<double>(i));
+        }
+    }
+}
+
+// Alternating layouts: contiguous, a strided view, a transposed 2-d array and another dtype.
+TEST(RepeatedCalls, ElementwiseTellsLayoutsApart) {
+    KILN_REQUIRE_DEVICE();
+    const kiln::ElementwiseKernel twice("T x", "T y", "y = x + x", "repeat_twice");
+    const ndarray flat = kiln::arange(0.0, 64.0, 1.0);
+    const ndarray strided = flat[{kiln::Slice{.step = 2}}];
+    const ndarray transposed = flat.reshape({8, 8}).transpose();
+    const ndarray single = kiln::arange(0.0, 64.0, 1.0, kiln::float32);
+    for (int round = 0; round < 3; ++round) {
+        const auto a = twice({flat}).get<double>();
+        const auto b = twice({strided}).get<double>();
+        const auto c = twice({transposed}).get<double>();
+        const auto d = twice({single}).get<float>();
+        ASSERT_EQ(a.size(), 64U);
+        ASSERT_EQ(b.size(), 32U);
+        ASSERT_EQ(c.size(), 64U);
+        ASSERT_EQ(d.size(), 64U);
+        for (std::size_t i = 0; i < 64; ++i) {
+            ASSERT_EQ(a[i], 2.0 * static_cast<double>(i));
+            ASSERT_EQ(d[i], 2.0F * static_cast<float>(i));
+            // transposed[r][c] = flat[c * 8 + r]
+            ASSERT_EQ(c[i], 2.0 * static_cast<double>((i % 8) * 8 + i / 8));
+        }
+        for (std::size_t i = 0; i < 32; ++i) {
+            ASSERT_EQ(b[i], 4.0 * static_cast<double>(i));
+        }
+    }
+}
+
+// More layouts than a kernel keeps records of: old ones are replaced, results stay right.
+TEST(RepeatedCalls, ElementwiseCyclingManyShapes) {
+    KILN_REQUIRE_DEVICE();
+    const kiln::ElementwiseKernel negate("T x", "T y", "y = -x", "repeat_negate");
+    for (int round = 0; round < 2; ++round) {
+        for (std::int64_t n = 1; n <= 12; ++n) {
+            const auto y = negate({kiln::arange(0.0, static_cast<double>(n), 1.0)}).get<double>();
+            ASSERT_EQ(y.size(), static_cast<std::size_t>(n));
+            for (std::size_t i = 0; i < y.size(); ++i) {
+                ASSERT_EQ(y[i], -static_cast<double>(i));
+            }
+        }
+    }
+}
+
+TEST(RepeatedCalls, ElementwiseFollowsEachCallsStream) {
+    KILN_REQUIRE_DEVICE();
+    const kiln::ElementwiseKernel plus_one("T x", "T y", "y = x + 1", "repeat_plus_one");
+    const kiln::Stream first(true);
+    const kiln::Stream second(true);
+    const ndarray x = kiln::arange(0.0, 1e6, 1.0);
+    const ndarray a = plus_one({x}, {.stream = first.view()});
+    const ndarray b = plus_one({x}, {.stream = second.view()});
+    first.synchronize();
+    second.synchronize();
+    for (const ndarray& y : {a, b}) {
+        const auto values = y.get<double>();
+        ASSERT_EQ(values.size(), 1'000'000U);
+        EXPECT_EQ(values.front(), 1.0);
+        EXPECT_EQ(values.back(), 1e6);
+    }
+}
+
+TEST(RepeatedCalls, ElementwiseEmptyAndNoReturn) {
+    KILN_REQUIRE_DEVICE();
+    const kiln::ElementwiseKernel fill("T x", "T y", "y = x", "repeat_fill", {.no_return = true});
+    const ndarray x = kiln::arange(0.0, 10.0, 1.0);
+    for (int round = 0; round < 2; ++round) {
+        const ndarray y = kiln::zeros({10});
+        const ndarray none = fill({x, y});
+        EXPECT_EQ(none.size(), 0);
+        EXPECT_EQ(y.get<double>(), x.get<double>());
+        EXPECT_EQ(fill({kiln::zeros({0}), kiln::zeros({0})}).size(), 0);
+    }
+}
+
+TEST(RepeatedCalls, ReductionSeesEachCallsDataScalarAndAxes) {
+    KILN_REQUIRE_DEVICE();
+    const kiln::ReductionKernel weighted("T x, T w", "T y", "x * w", "a + b", "y = a", "0",
+                                         "repeat_weighted_sum");
+    for (int round = 1; round <= 3; ++round) {
+        const ndarray x = kiln::array(iota(12, round)).reshape({3, 4});
+        const auto all = weighted({x, 2.0}).get<double>();
+        const auto rows = weighted({x, 2.0}, {.axis = 1}).get<double>();
+        const ndarray cols = weighted({x, 1.0}, {.axis = 0, .keepdims = true});
+        ASSERT_EQ(all.size(), 1U);
+        EXPECT_EQ(all[0], 2.0 * round * 66.0);  // 2 * round * (0 + ... + 11)
+        ASSERT_EQ(rows.size(), 3U);
+        for (std::size_t r = 0; r < 3; ++r) {
+            EXPECT_EQ(rows[r], 2.0 * round * static_cast<double>(4 * 4 * r + 6));
+        }
+        EXPECT_EQ(cols.shape(), (kiln::Shape{1, 4}));
+        const auto c = cols.get<double>();
+        for (std::size_t k = 0; k < 4; ++k) {
+            EXPECT_EQ(c[k], round * static_cast<double>(12 + 3 * k));
+        }
+    }
+}
+
+TEST(RepeatedCalls, ReductionSplitWithScratchAndGivenOutputs) {
+    KILN_REQUIRE_DEVICE();
+    const kiln::ReductionKernel sum("T x", "T y", "x", "a + b", "y = a", "0", "repeat_sum");
+    const std::int64_t n = 1 << 22;  // long enough to be split over blocks, with partials
+    for (int round = 1; round <= 3; ++round) {
+        const ndarray x = kiln::full({n}, static_cast<std::int64_t>(round), kiln::int64);
+        const ndarray given = kiln::zeros({}, kiln::int64);
+        const auto allocated = sum({x}).get<std::int64_t>();
+        (void)sum.outputs(std::vector<kiln::Argument>{x}, {.out = {given}});
+        EXPECT_EQ(allocated, std::vector<std::int64_t>{round * n});
+        EXPECT_EQ(given.get<std::int64_t>(), std::vector<std::int64_t>{round * n});
+    }
+}
+
+TEST(RepeatedCalls, ReductionOverNothingKeepsItsShape) {
+    KILN_REQUIRE_DEVICE();
+    const kiln::ReductionKernel sum("T x", "T y", "x", "a + b", "y = a", "0", "repeat_empty");
+    for (int round = 0; round < 2; ++round) {
+        const ndarray y = sum({kiln::zeros({0, 3})}, {.axis = 1});
+        EXPECT_EQ(y.shape(), (kiln::Shape{0}));
+    }
+}
+
+}  // namespace

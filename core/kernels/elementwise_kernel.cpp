@@ -6,6 +6,7 @@
 #include "elementwise_arguments.hpp"
 #include "elementwise_variant.hpp"
 #include "recorded_call.hpp"
+#include "shared_definitions.hpp"
 #include "type_binding.hpp"
 
 #include <kiln/device.hpp>
@@ -337,9 +338,19 @@ namespace kiln {
 
 ElementwiseKernel::ElementwiseKernel(const std::string& in_params, const std::string& out_params,
                                      std::string operation, std::string name,
-                                     ElementwiseOptions options)
-    : state_(std::make_shared<detail::ElementwiseState>(in_params, out_params, std::move(operation),
-                                                        std::move(name), std::move(options))) {}
+                                     ElementwiseOptions options) {
+    // Never destroyed: kernel objects may outlive static destruction.
+    static auto* shared = new detail::SharedDefinitions<detail::ElementwiseState>();
+    detail::DefinitionKey key;
+    key.add(in_params).add(out_params).add(operation).add(name);
+    key.add_flag(options.reduce_dims).add(options.preamble).add(options.loop_prep);
+    key.add(options.after_loop).add(options.options).add_flag(options.no_return);
+    key.add_flag(options.return_tuple);
+    state_ = shared->get(key, [&] {
+        return std::make_shared<detail::ElementwiseState>(
+            in_params, out_params, std::move(operation), std::move(name), std::move(options));
+    });
+}
 
 ElementwiseKernel::~ElementwiseKernel() = default;
 ElementwiseKernel::ElementwiseKernel(const ElementwiseKernel&) = default;

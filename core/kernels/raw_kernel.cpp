@@ -2,6 +2,7 @@
 #include "../profiling.hpp"
 #include "module_state.hpp"
 #include "param_spec.hpp"
+#include "shared_definitions.hpp"
 #include "signature.hpp"
 
 #include <kiln/device.hpp>
@@ -70,11 +71,25 @@ RawKernel::RawKernel(std::string code, std::string name, std::vector<std::string
         throw Error("kiln: RawKernel: '" + name_ +
                     "' is not a valid kernel name (expected a C identifier)");
     }
-    signature_ = std::make_shared<const std::optional<std::vector<detail::KernelParameter>>>(
-        detail::kernel_signature(code, name_));
-    module_ = std::make_shared<detail::ModuleState>(
-        detail::ModuleState::Source{std::move(code), std::move(options), {}},
-        "RawKernel '" + name_ + "'");
+    // Objects of one definition share its parsed signature and its module state.
+    struct Shared {
+        std::shared_ptr<const std::optional<std::vector<detail::KernelParameter>>> signature;
+        std::shared_ptr<detail::ModuleState> module;
+    };
+    // Never destroyed: kernel objects may outlive static destruction.
+    static auto* shared = new detail::SharedDefinitions<Shared>();
+    detail::DefinitionKey key;
+    key.add(code).add(name_).add(options);
+    const auto state = shared->get(key, [&] {
+        return std::make_shared<Shared>(
+            Shared{std::make_shared<const std::optional<std::vector<detail::KernelParameter>>>(
+                       detail::kernel_signature(code, name_)),
+                   std::make_shared<detail::ModuleState>(
+                       detail::ModuleState::Source{std::move(code), std::move(options), {}},
+                       "RawKernel '" + name_ + "'")});
+    });
+    signature_ = state->signature;
+    module_ = state->module;
 }
 
 RawKernel::RawKernel(std::shared_ptr<detail::ModuleState> module, std::string name,

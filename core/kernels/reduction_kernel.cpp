@@ -6,6 +6,7 @@
 #include "recorded_call.hpp"
 #include "reduction_arguments.hpp"
 #include "reduction_source.hpp"
+#include "shared_definitions.hpp"
 #include "type_binding.hpp"
 
 #include <kiln/device.hpp>
@@ -396,13 +397,22 @@ namespace kiln {
 ReductionKernel::ReductionKernel(const std::string& in_params, const std::string& out_params,
                                  std::string map_expr, std::string reduce_expr,
                                  std::string post_map_expr, std::string identity, std::string name,
-                                 const ReductionOptions& options)
-    : state_(std::make_shared<detail::ReductionState>(
-          detail::define_reduction(in_params, out_params, std::move(map_expr),
-                                   std::move(reduce_expr), std::move(post_map_expr),
-                                   std::move(identity), std::move(name), options.reduce_type,
-                                   options.preamble),
-          options)) {}
+                                 const ReductionOptions& options) {
+    // Never destroyed: kernel objects may outlive static destruction.
+    static auto* shared = new detail::SharedDefinitions<detail::ReductionState>();
+    detail::DefinitionKey key;
+    key.add(in_params).add(out_params).add(map_expr).add(reduce_expr).add(post_map_expr);
+    key.add(identity).add(name).add(options.reduce_type).add_flag(options.reduce_dims);
+    key.add(options.preamble).add(options.options);
+    state_ = shared->get(key, [&] {
+        return std::make_shared<detail::ReductionState>(
+            detail::define_reduction(in_params, out_params, std::move(map_expr),
+                                     std::move(reduce_expr), std::move(post_map_expr),
+                                     std::move(identity), std::move(name), options.reduce_type,
+                                     options.preamble),
+            options);
+    });
+}
 
 ReductionKernel::~ReductionKernel() = default;
 ReductionKernel::ReductionKernel(const ReductionKernel&) = default;

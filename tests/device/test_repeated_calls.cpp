@@ -75,7 +75,9 @@ TEST(RepeatedCalls, ElementwiseTellsLayoutsApart) {
             ASSERT_EQ(a[i], 2.0 * static_cast<double>(i));
             ASSERT_EQ(d[i], 2.0F * static_cast<float>(i));
             // transposed[r][c] = flat[c * 8 + r]
-            ASSERT_EQ(c[i], 2.0 * static_cast<double>((i % 8) * 8 + i / 8));
+            const std::size_t row = i / 8;
+            const std::size_t column = i % 8;
+            ASSERT_EQ(c[i], 2.0 * static_cast<double>((column * 8) + row));
         }
         for (std::size_t i = 0; i < 32; ++i) {
             ASSERT_EQ(b[i], 4.0 * static_cast<double>(i));
@@ -142,7 +144,7 @@ TEST(RepeatedCalls, ReductionSeesEachCallsDataScalarAndAxes) {
         EXPECT_EQ(all[0], 2.0 * round * 66.0);  // 2 * round * (0 + ... + 11)
         ASSERT_EQ(rows.size(), 3U);
         for (std::size_t r = 0; r < 3; ++r) {
-            EXPECT_EQ(rows[r], 2.0 * round * static_cast<double>(4 * 4 * r + 6));
+            EXPECT_EQ(rows[r], 2.0 * round * static_cast<double>((16 * r) + 6));
         }
         EXPECT_EQ(cols.shape(), (kiln::Shape{1, 4}));
         const auto c = cols.get<double>();
@@ -172,6 +174,28 @@ TEST(RepeatedCalls, ReductionOverNothingKeepsItsShape) {
     for (int round = 0; round < 2; ++round) {
         const ndarray y = sum({kiln::zeros({0, 3})}, {.axis = 1});
         EXPECT_EQ(y.shape(), (kiln::Shape{0}));
+    }
+}
+
+// Objects of one definition share its state; a definition that differs in any option does not.
+TEST(RepeatedCalls, ObjectsOfOneDefinitionShareOnlyThat) {
+    KILN_REQUIRE_DEVICE();
+    const ndarray x = kiln::arange(0.0, 5.0, 1.0);
+    const ndarray y = kiln::zeros({5});
+    for (int round = 0; round < 2; ++round) {
+        const kiln::ElementwiseKernel returning("T x", "T y", "y = x * 3", "repeat_shared");
+        const kiln::ElementwiseKernel silent("T x", "T y", "y = x * 3", "repeat_shared",
+                                             {.no_return = true});
+        const kiln::ElementwiseKernel other("T x", "T y", "y = x * 4", "repeat_shared");
+        EXPECT_EQ(returning({x}).get<double>(), (std::vector<double>{0, 3, 6, 9, 12}));
+        EXPECT_EQ(silent({x, y}).size(), 0);
+        EXPECT_EQ(y.get<double>(), (std::vector<double>{0, 3, 6, 9, 12}));
+        EXPECT_EQ(other({x}).get<double>(), (std::vector<double>{0, 4, 8, 12, 16}));
+        const kiln::RawKernel raw(R"(extern "C" __global__ void repeat_fill(double* y) {
+            y[threadIdx.x] = 7 + threadIdx.x; })",
+                                  "repeat_fill");
+        raw(kiln::Dim3{1}, kiln::Dim3{5}, {y});
+        EXPECT_EQ(y.get<double>(), (std::vector<double>{7, 8, 9, 10, 11}));
     }
 }
 

@@ -297,7 +297,7 @@ std::shared_ptr<RecordedCall> run(ElementwiseState& state, Call& call, StreamVie
                      {{grid, 1, 1}, {static_cast<unsigned>(block), 1, 1}, 0, stream.native()},
                      packed.pointers());
     recorded->launches.push_back(
-        {function, {grid, 1, 1}, {static_cast<unsigned>(block), 1, 1}, packed.pack()});
+        {function, {grid, 1, 1}, {static_cast<unsigned>(block), 1, 1}, 0, packed.pack()});
     return recorded;
 }
 

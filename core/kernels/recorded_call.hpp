@@ -48,6 +48,7 @@ struct RecordedLaunch {
     NativeFunction function = nullptr;
     Dim3 grid;
     Dim3 block;
+    std::size_t shared_bytes = 0;  // dynamic shared memory
     ArgumentPack arguments;  // operand bytes marked; see ArgumentPack
 };
 

@@ -515,7 +515,7 @@ std::vector<ndarray> ReductionKernel::outputs(std::span<const Argument> args,
     auto launch = [&](detail::NativeFunction function, detail::Dim3 grid,
                       detail::ArgumentPack arguments) {
         gpu.launch(function, {grid, {block, 1, 1}, 0, stream.native()}, arguments.pointers());
-        recorded->launches.push_back({function, grid, {block, 1, 1}, std::move(arguments)});
+        recorded->launches.push_back({function, grid, {block, 1, 1}, 0, std::move(arguments)});
     };
     launch(functions.reduce,
            {static_cast<unsigned>(strategy.blocks), static_cast<unsigned>(strategy.split), 1},

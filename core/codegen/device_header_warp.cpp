@@ -41,6 +41,26 @@ KILN_DETAIL_SHUFFLES(float)
 KILN_DETAIL_SHUFFLES(double)
 #undef KILN_DETAIL_SHUFFLES
 
+// Any trivially copyable, default-constructible value, moved as 32-bit words (HIPRTC declares no
+// memcpy; NVRTC has no __builtin_memcpy).
+#if defined(__HIPCC_RTC__) || defined(__HIP__)
+#define KILN_DETAIL_MEMCPY __builtin_memcpy
+#else
+#define KILN_DETAIL_MEMCPY memcpy
+#endif
+template <typename T>
+__device__ inline T kiln_shfl_down_words(const T& value, unsigned int delta) {
+    unsigned int words[(sizeof(T) + 3) / 4] = {};
+    KILN_DETAIL_MEMCPY(words, &value, sizeof(T));
+    for (unsigned int& word : words) {
+        word = kiln_shfl_down(word, delta);
+    }
+    T result;
+    KILN_DETAIL_MEMCPY(&result, words, sizeof(T));
+    return result;
+}
+#undef KILN_DETAIL_MEMCPY
+
 #endif
 )kiln";
 

@@ -68,19 +68,15 @@ std::string start_accumulator(const ReductionDefinition& k) {
     return "_type_reduce _acc = _type_reduce(); bool _have = false;";
 }
 
-std::string share_accumulator(const ReductionDefinition& k) {
-    return k.identity.empty() ? "_sh[_tid] = _acc; _kiln_have[_tid] = _have;" : "_sh[_tid] = _acc;";
-}
-
-std::string block_reduce_call(const ReductionDefinition& k, const std::string& step) {
-    return std::string("_kiln_block_reduce(_sh, ") + (k.identity.empty() ? "_kiln_have, " : "") +
-           "_tid, _lane, _lanes, " + step + ");";
+std::string block_reduce_call(const ReductionDefinition& k) {
+    return std::string("_kiln_block_reduce(_acc, ") + (k.identity.empty() ? "_have, " : "") +
+           "_sh, " + (k.identity.empty() ? "_kiln_have, " : "") + "_tid, _lane, _lanes, _step);";
 }
 
 // Binds the outputs at output position `_o` and runs post_map_expr on `a`.
 std::string post_map(const ReductionDefinition& k, const ReductionVariant& v) {
     const std::string index = index_type(v);
-    std::string code = "const _type_reduce& a = _sh[_tid];\n";
+    std::string code = "const _type_reduce& a = _acc;\n";
     std::vector<std::pair<std::string, std::string>> offsets;
     for (const auto& p : k.out) {
         code += "                " + index + " _ob_" + p.name + " = 0;\n";
@@ -160,30 +156,78 @@ __device__ __forceinline__ _type_reduce _kiln_reduce(const _type_reduce& a, cons
             k.reduce_expr + R"();
 }
 )";
-    // Folds each output's `lanes` values into its lane 0; lanes `step` threads apart.
+    // Folds each output's `_lanes` values, `_step` threads apart, into its lane 0's `_acc`:
+    // shuffles while the lanes share a warp, shared memory beyond (block-uniform branches).
     if (k.identity.empty()) {
         code +=
-            R"(__device__ __forceinline__ void _kiln_block_reduce(_type_reduce* _sh, bool* _have, int _tid, int _lane, int _lanes, int _step) {
-    for (int _s = _lanes / 2; _s > 0; _s >>= 1) {
-        __syncthreads();
-        const int _other = _tid + _s * _step;
-        if (_lane < _s && _have[_other]) {
-            _sh[_tid] = _have[_tid] ? _kiln_reduce(_sh[_tid], _sh[_other]) : _sh[_other];
-            _have[_tid] = true;
+            R"(__device__ __forceinline__ void _kiln_block_reduce(_type_reduce& _acc, bool& _have, _type_reduce* _sh, bool* _sh_have, int _tid, int _lane, int _lanes, int _step) {
+    int _s = 1;
+    for (; _s < _lanes && _s * _step < KILN_WARP_SIZE; _s *= 2) {
+        const _type_reduce _other = kiln_shfl_down_words(_acc, _s * _step);
+        const bool _other_have = kiln_shfl_down(int(_have), _s * _step) != 0;
+        if (_lane % (2 * _s) == 0 && _other_have) {
+            _acc = _have ? _kiln_reduce(_acc, _other) : _other;
+            _have = true;
         }
+    }
+    if (_s < _lanes) {
+        _sh[_tid] = _acc;
+        _sh_have[_tid] = _have;
+        for (int _t = _lanes / 2; _t >= _s; _t /= 2) {
+            __syncthreads();
+            const int _other = _tid + _t * _step;
+            if (_lane < _t && _lane % _s == 0 && _sh_have[_other]) {
+                _sh[_tid] = _sh_have[_tid] ? _kiln_reduce(_sh[_tid], _sh[_other]) : _sh[_other];
+                _sh_have[_tid] = true;
+            }
+        }
+        _acc = _sh[_tid];
+        _have = _sh_have[_tid];
+        __syncthreads();
     }
 }
 )";
     } else {
         code +=
-            R"(__device__ __forceinline__ void _kiln_block_reduce(_type_reduce* _sh, int _tid, int _lane, int _lanes, int _step) {
-    for (int _s = _lanes / 2; _s > 0; _s >>= 1) {
+            R"(__device__ __forceinline__ void _kiln_block_reduce(_type_reduce& _acc, _type_reduce* _sh, int _tid, int _lane, int _lanes, int _step) {
+    int _s = 1;
+    for (; _s < _lanes && _s * _step < KILN_WARP_SIZE; _s *= 2) {
+        const _type_reduce _other = kiln_shfl_down_words(_acc, _s * _step);
+        if (_lane % (2 * _s) == 0) { _acc = _kiln_reduce(_acc, _other); }
+    }
+    if (_s < _lanes) {
+        _sh[_tid] = _acc;
+        for (int _t = _lanes / 2; _t >= _s; _t /= 2) {
+            __syncthreads();
+            if (_lane < _t && _lane % _s == 0) { _sh[_tid] = _kiln_reduce(_sh[_tid], _sh[_tid + _t * _step]); }
+        }
+        _acc = _sh[_tid];
         __syncthreads();
-        if (_lane < _s) { _sh[_tid] = _kiln_reduce(_sh[_tid], _sh[_tid + _s * _step]); }
     }
 }
 )";
     }
+    return code;
+}
+
+// The loop over one output's elements `_J` in [first, end) owned by this lane: four elements a
+// pass, mapped before they are combined, so that four loads are in flight per thread.
+std::string element_loop(const ReductionDefinition& k, const std::string& index,
+                         const std::string& first, const std::string& end) {
+    const std::string lanes = "(" + index + ")_lanes";
+    std::string code = "            " + index + " _J = " + first + ";\n";
+    code += "            for (; _J + 3 * " + lanes + " < " + end + "; _J += 4 * " + lanes + ") {\n";
+    code += "                const _type_reduce _v0 = _map(_J);\n";
+    code += "                const _type_reduce _v1 = _map(_J + " + lanes + ");\n";
+    code += "                const _type_reduce _v2 = _map(_J + 2 * " + lanes + ");\n";
+    code += "                const _type_reduce _v3 = _map(_J + 3 * " + lanes + ");\n";
+    code +=
+        "                const _type_reduce _v = _kiln_reduce(_kiln_reduce(_v0, _v1), "
+        "_kiln_reduce(_v2, _v3));\n";
+    code += "                " + accumulate(k) + "\n            }\n";
+    code += "            for (; _J < " + end + "; _J += " + lanes + ") {\n";
+    code += "                const _type_reduce _v = _map(_J);\n";
+    code += "                " + accumulate(k) + "\n            }\n";
     return code;
 }
 
@@ -224,6 +268,7 @@ std::string main_kernel(const ReductionDefinition& k, const ReductionVariant& v)
     code += "    const int _tid = threadIdx.x;\n    const int _groups = blockDim.x / _lanes;\n";
     code += "    const int _lane = _lanes_fast ? _tid % _lanes : _tid / _groups;\n";
     code += "    const int _group = _lanes_fast ? _tid / _lanes : _tid % _groups;\n";
+    code += "    const int _step = _lanes_fast ? 1 : _groups;\n";
     code += "    const " + index + " _begin = (" + index + ")blockIdx.y * (" + index + ")_chunk;\n";
     code += "    const " + index + " _end = _n - _begin < _chunk ? (" + index + ")_n : _begin + (" +
             index + ")_chunk;\n";
@@ -236,23 +281,22 @@ std::string main_kernel(const ReductionDefinition& k, const ReductionVariant& v)
     if (!out_strides.empty()) {
         code += "            " + unravel(index, "_o", "_oshape", v.out_ndim, out_strides) + "\n";
     }
-    code += "            for (" + index + " _J = _begin + _lane; _J < _end; _J += _lanes) {\n";
+    code += "            const auto _map = [&](const " + index + " _J) -> _type_reduce {\n";
     code += element_offsets;
     if (!reduce_strides.empty()) {
         code += "                " +
                 unravel(index, "_J", "_rshape", v.reduce_ndim, reduce_strides) + "\n";
     }
     code += bindings;
-    code += "                const _type_reduce _v = _type_reduce(" + k.map_expr + ");\n";
-    code += "                " + accumulate(k) + "\n            }\n        }\n";
-    code += "        " + share_accumulator(k) + "\n";
-    code += "        " + block_reduce_call(k, "_lanes_fast ? 1 : _groups") + "\n";
+    code += "                return _type_reduce(" + k.map_expr + ");\n            };\n";
+    code += element_loop(k, index, "_begin + _lane", "_end") + "        }\n";
+    code += "        " + block_reduce_call(k) + "\n";
     code += "        if (_lane == 0 && _o < (" + index + ")_m) {\n";
     code += "            if (_partial != nullptr) {\n";
     code += "                reinterpret_cast<_type_reduce*>(_partial)[_o * (" + index +
-            ")gridDim.y + blockIdx.y] = _sh[_tid];\n";
+            ")gridDim.y + blockIdx.y] = _acc;\n";
     code += "            } else {\n                " + post_map(k, v) + "            }\n";
-    code += "        }\n        __syncthreads();\n    }\n}\n";
+    code += "        }\n    }\n}\n";
     return code;
 }
 
@@ -266,6 +310,7 @@ std::string finish_kernel(const ReductionDefinition& k, const ReductionVariant& 
     code += "    const _kiln_index _in_ind{_m * _n};\n    const _kiln_index _out_ind{_m};\n";
     code += "    const int _tid = threadIdx.x;\n    const int _groups = blockDim.x / _lanes;\n";
     code += "    const int _lane = _tid % _lanes;\n    const int _group = _tid / _lanes;\n";
+    code += "    const int _step = 1;\n";
     code +=
         "    const _type_reduce* const _parts = reinterpret_cast<const "
         "_type_reduce*>(_partial);\n";
@@ -274,14 +319,12 @@ std::string finish_kernel(const ReductionDefinition& k, const ReductionVariant& 
     code += "        const " + index + " _o = _first + _group;\n";
     code += "        " + start_accumulator(k) + "\n";
     code += "        if (_o < (" + index + ")_m) {\n";
-    code +=
-        "            for (" + index + " _j = _lane; _j < (" + index + ")_split; _j += _lanes) {\n";
-    code += "                const _type_reduce _v = _parts[_o * (" + index + ")_split + _j];\n";
-    code += "                " + accumulate(k) + "\n            }\n        }\n";
-    code += "        " + share_accumulator(k) + "\n";
-    code += "        " + block_reduce_call(k, "1") + "\n";
+    code += "            const auto _map = [&](const " + index + " _J) -> _type_reduce {\n";
+    code += "                return _parts[_o * (" + index + ")_split + _J];\n            };\n";
+    code += element_loop(k, index, "_lane", "(" + index + ")_split") + "        }\n";
+    code += "        " + block_reduce_call(k) + "\n";
     code += "        if (_lane == 0 && _o < (" + index + ")_m) {\n";
-    code += "            " + post_map(k, v) + "        }\n        __syncthreads();\n    }\n}\n";
+    code += "            " + post_map(k, v) + "        }\n    }\n}\n";
     return code;
 }
 

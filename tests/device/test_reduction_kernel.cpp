@@ -107,6 +107,88 @@ TEST(ReductionKernel, AxisReductionsOfSquareAndSkewedShapes) {
     expect_row_and_column_sums(1, 1000);
 }
 
+// Short contiguous rows are shared by a few lanes each and combined through warp shuffles:
+// lengths around the lane counts and the warp, over more rows than one pass of the grid covers.
+TEST(ReductionKernel, ShortRowsOfEveryLengthAroundTheWarp) {
+    KILN_REQUIRE_DEVICE();
+    for (const std::int64_t cols : {1, 2, 3, 4, 5, 15, 16, 17, 31, 32, 33}) {
+        expect_row_and_column_sums(50'001, cols);
+    }
+}
+
+// Short rows without an identity (the lanes past a row's end hold nothing), into a strided out=
+// with keepdims, and a tuple reduce type of two 32-bit members.
+TEST(ReductionKernel, ShortRowMaximumAndArgmaxAgainstAHostLoop) {
+    KILN_REQUIRE_DEVICE();
+    const ReductionKernel max("T x", "T y", "x", "a > b ? a : b", "y = a", "", "maximum");
+    const ReductionKernel argmax("T x", "T best, int32 at", "x, int(_J)",
+                                 "a._0 > b._0 || (a._0 == b._0 && a._1 < b._1) ? a : b",
+                                 "best = a._0; at = a._1", "", "argmax32");
+    const std::int64_t rows = 70'001;
+    for (const std::int64_t cols : {1, 2, 15, 16, 17, 31, 32, 33}) {
+        SCOPED_TRACE(std::to_string(cols) + " columns");
+        std::vector<float> values(static_cast<std::size_t>(rows * cols));
+        std::vector<float> want_max(static_cast<std::size_t>(rows));
+        std::vector<std::int32_t> want_at(static_cast<std::size_t>(rows));
+        for (std::int64_t r = 0; r < rows; ++r) {
+            for (std::int64_t c = 0; c < cols; ++c) {
+                // Negative values, with ties: the first of equal maxima wins.
+                const auto v = -static_cast<float>((r * 7919 + c * 104'729) % 23);
+                values[static_cast<std::size_t>(r * cols + c)] = v;
+                const auto row = static_cast<std::size_t>(r);
+                if (c == 0 || v > want_max[row]) {
+                    want_max[row] = v;
+                    want_at[row] = static_cast<std::int32_t>(c);
+                }
+            }
+        }
+        const ndarray x = kiln::array(values, kiln::Shape{rows, cols});
+        const ndarray wide = kiln::zeros({2 * rows, 1}, kiln::float32);
+        const ndarray out = wide[{kiln::Slice{.step = 2}, kiln::Slice{}}];
+        (void)max({x}, {.axis = 1, .keepdims = true, .out = {out}});
+        EXPECT_EQ(out.copy().get<float>(), want_max);
+        const auto top = argmax.outputs(std::vector<kiln::Argument>{x}, {.axis = 1});
+        EXPECT_EQ(top[0].get<float>(), want_max);
+        EXPECT_EQ(top[1].get<std::int32_t>(), want_at);
+    }
+}
+
+// A tuple reduce type of two 64-bit members with an identity, over short rows.
+TEST(ReductionKernel, ShortRowWeightedMeans) {
+    KILN_REQUIRE_DEVICE();
+    const ReductionKernel weighted_mean(
+        "T x, T w", "float64 mean, float64 weight", "double(x) * double(w), double(w)",
+        "a._0 + b._0, a._1 + b._1", "mean = a._0 / a._1; weight = a._1", "0, 0", "weighted_mean");
+    const std::int64_t rows = 40'003;
+    for (const std::int64_t cols : {1, 16, 17, 33}) {
+        SCOPED_TRACE(std::to_string(cols) + " columns");
+        // x[r, c] = r + c, w[r, c] = c + 1: mean = r + sum c (c + 1) / sum (c + 1).
+        std::vector<double> x(static_cast<std::size_t>(rows * cols));
+        std::vector<double> w(x.size());
+        for (std::int64_t i = 0; i < rows; ++i) {
+            for (std::int64_t j = 0; j < cols; ++j) {
+                x[static_cast<std::size_t>(i * cols + j)] = static_cast<double>(i + j);
+                w[static_cast<std::size_t>(i * cols + j)] = static_cast<double>(j + 1);
+            }
+        }
+        const std::int64_t total_weight = cols * (cols + 1) / 2;
+        const std::int64_t weighted_columns = (cols - 1) * cols * (cols + 1) / 3;
+        const auto weight = static_cast<double>(total_weight);
+        const double offset = static_cast<double>(weighted_columns) / weight;
+        const auto results = weighted_mean.outputs(
+            std::vector<kiln::Argument>{kiln::array(x, kiln::Shape{rows, cols}),
+                                        kiln::array(w, kiln::Shape{rows, cols})},
+            {.axis = 1});
+        const auto means = results[0].get<double>();
+        const auto weights = results[1].get<double>();
+        for (std::int64_t i = 0; i < rows; ++i) {
+            const auto row = static_cast<std::size_t>(i);
+            ASSERT_DOUBLE_EQ(means[row], static_cast<double>(i) + offset) << "row " << i;
+            ASSERT_EQ(weights[row], weight) << "row " << i;
+        }
+    }
+}
+
 TEST(ReductionKernel, TupleAxesKeepdimsAndOutputs) {
     KILN_REQUIRE_DEVICE();
     // x[i, j, k] = 100 i + 10 j + k over (2, 3, 4).

@@ -4,6 +4,7 @@
 #include "../profiling.hpp"
 #include "collapse.hpp"
 #include "elementwise_arguments.hpp"
+#include "elementwise_launch.hpp"
 #include "elementwise_variant.hpp"
 #include "type_binding.hpp"
 
@@ -268,23 +269,15 @@ void run(ElementwiseState& state, Call& call, const CallOptions& options) {
         const std::scoped_lock lock(state.mutex);
         state.variants.emplace(std::move(key), function);
     }
-    constexpr std::int64_t block = 256;
-    // Rows long enough to keep a block busy, and enough of them to fill the device, are taken a
-    // block each: no division per element.
-    const Shape& shape = call.values.shape;
-    const std::int64_t multiprocessors = Device::current().properties().multiprocessor_count;
-    const bool rows = !call.variant.contiguous && !shape.empty() && shape.back() >= block &&
-                      call.values.size / shape.back() >= multiprocessors * 4;
-    call.values.row_length = rows ? shape.back() : 0;
+    const ElementwiseLaunch launch = elementwise_launch(
+        k, call.variant, call.values, Device::current().properties().multiprocessor_count);
+    call.values.row_length = launch.row_length;
+    call.values.tile_columns = launch.tile_columns;
     PackedArguments packed(call.variant, call.values);
-    const std::int64_t blocks =
-        rows ? call.values.size / shape.back() : (call.values.size + block - 1) / block;
-    const std::int64_t resident = multiprocessors * 32;
-    const auto grid = static_cast<unsigned>(std::min(blocks, resident));
     const ProfileRange range(k.name.c_str());
-    backend().launch(function,
-                     {{grid, 1, 1}, {static_cast<unsigned>(block), 1, 1}, 0, stream.native()},
-                     packed.pointers());
+    backend().launch(
+        function, {{launch.grid, 1, 1}, {launch.block, 1, 1}, launch.shared_bytes, stream.native()},
+        packed.pointers());
 }
 
 }  // namespace

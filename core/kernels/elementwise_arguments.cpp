@@ -20,6 +20,7 @@ PackedArguments::PackedArguments(const ElementwiseVariant& variant, const CallVa
     pack_.push_dims(values.shape.empty() ? Shape{1} : values.shape, ndim);
     if (!variant.contiguous) {
         pack_.push(static_cast<long long>(values.row_length));
+        pack_.push(static_cast<long long>(values.tile_columns));
     }
     for (std::size_t p = 0; p < variant.operands.size(); ++p) {
         const OperandVariant& op = variant.operands[p];

@@ -30,6 +30,8 @@ struct CallValues {
     Shape shape;
     // Strided variants: the innermost extent when blocks take whole rows, or 0 (see the source).
     std::int64_t row_length = 0;
+    // Strided variants: the tiles across when blocks take 32x32 tiles, or 0 (see the source).
+    std::int64_t tile_columns = 0;
     std::vector<OperandValue> operands;
 };
 

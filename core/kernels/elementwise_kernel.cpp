@@ -4,6 +4,7 @@
 #include "../profiling.hpp"
 #include "collapse.hpp"
 #include "elementwise_arguments.hpp"
+#include "elementwise_launch.hpp"
 #include "elementwise_variant.hpp"
 #include "recorded_call.hpp"
 #include "shared_definitions.hpp"
@@ -231,7 +232,8 @@ Call prepare(const ElementwiseDefinition& k, std::span<const Argument> args,
         }
     }
     // 32-bit indices when every byte offset fits, and the element count leaves room for a
-    // grid-stride step past the end (at most a grid's worth of threads) without overflow.
+    // grid-stride step past the end without overflow: a step is at most 4 elements for each of
+    // a grid's threads (64 blocks of 256 per multiprocessor), far below 2^30.
     constexpr std::int64_t limit32 = std::numeric_limits<std::int32_t>::max();
     constexpr std::int64_t count32 = std::int64_t{1} << 30;
     call.variant.index32 = call.values.size <= count32 && extent < limit32;
@@ -279,25 +281,17 @@ std::shared_ptr<RecordedCall> run(ElementwiseState& state, Call& call, StreamVie
         const std::scoped_lock lock(state.mutex);
         state.variants.emplace(std::move(key), function);
     }
-    constexpr std::int64_t block = 256;
-    // Rows long enough to keep a block busy, and enough of them to fill the device, are taken a
-    // block each: no division per element.
-    const Shape& shape = call.values.shape;
-    const std::int64_t multiprocessors = Device::current().properties().multiprocessor_count;
-    const bool rows = !call.variant.contiguous && !shape.empty() && shape.back() >= block &&
-                      call.values.size / shape.back() >= multiprocessors * 4;
-    call.values.row_length = rows ? shape.back() : 0;
+    const ElementwiseLaunch launch = elementwise_launch(
+        k, call.variant, call.values, Device::current().properties().multiprocessor_count);
+    call.values.row_length = launch.row_length;
+    call.values.tile_columns = launch.tile_columns;
     PackedArguments packed(call.variant, call.values);
-    const std::int64_t blocks =
-        rows ? call.values.size / shape.back() : (call.values.size + block - 1) / block;
-    const std::int64_t resident = multiprocessors * 32;
-    const auto grid = static_cast<unsigned>(std::min(blocks, resident));
     const ProfileRange range(k.name.c_str());
-    backend().launch(function,
-                     {{grid, 1, 1}, {static_cast<unsigned>(block), 1, 1}, 0, stream.native()},
+    const Dim3 grid{launch.grid, 1, 1};
+    const Dim3 block{launch.block, 1, 1};
+    backend().launch(function, {grid, block, launch.shared_bytes, stream.native()},
                      packed.pointers());
-    recorded->launches.push_back(
-        {function, {grid, 1, 1}, {static_cast<unsigned>(block), 1, 1}, 0, packed.pack()});
+    recorded->launches.push_back({function, grid, block, launch.shared_bytes, packed.pack()});
     return recorded;
 }
 

@@ -1,6 +1,7 @@
 #include "elementwise_variant.hpp"
 
 #include "../codegen/device_prelude.hpp"
+#include "elementwise_loops.hpp"
 
 #include <kiln/error.hpp>
 
@@ -98,29 +99,84 @@ template <class T, int N> struct kiln_raw {
         return *reinterpret_cast<T*>(p + offset);
     }
 };
+struct alignas(16) kiln_tile_unit { char bytes[16]; };
+__device__ inline long long kiln_magnitude(long long v) { return v < 0 ? -v : v; }
 )";
     return source;
+}
+
+namespace {
+
+// Array operands bound per element, in parameter order.
+std::vector<LoopOperand> loop_operands(const ElementwiseDefinition& definition,
+                                       const ElementwiseVariant& variant) {
+    std::vector<LoopOperand> operands;
+    for (std::size_t p = 0; p < variant.operands.size(); ++p) {
+        const bool output = p >= definition.in.size();
+        const ParamSpec& spec =
+            output ? definition.out[p - definition.in.size()] : definition.in[p];
+        const OperandVariant& op = variant.operands[p];
+        if (op.kind == OperandVariant::Kind::array) {
+            operands.push_back({spec.name,
+                                spec.dtype ? std::string(c_type(op.dtype)) : spec.placeholder,
+                                itemsize(op.dtype), !output && !spec.non_const});
+        }
+    }
+    return operands;
+}
+
+bool has_tiled_mode(const ElementwiseVariant& variant, const std::vector<LoopOperand>& operands) {
+    return !variant.contiguous && variant.ndim == 2 &&
+           std::any_of(operands.begin(), operands.end(),
+                       [](const LoopOperand& op) { return op.loaded; });
+}
+
+}  // namespace
+
+int elements_per_thread(const ElementwiseDefinition& definition,
+                        const ElementwiseVariant& variant) {
+    std::size_t widest = 0;
+    for (const auto& op : loop_operands(definition, variant)) {
+        widest = op.loaded ? std::max(widest, op.itemsize) : widest;
+    }
+    if (widest == 0) {
+        return 1;
+    }
+    constexpr std::size_t bytes_per_load = 16;
+    constexpr std::size_t most = 4;
+    return static_cast<int>(std::clamp(bytes_per_load / widest, std::size_t{1}, most));
+}
+
+std::size_t tiled_shared_bytes(const ElementwiseDefinition& definition,
+                               const ElementwiseVariant& variant) {
+    const auto operands = loop_operands(definition, variant);
+    if (!has_tiled_mode(variant, operands)) {
+        return 0;
+    }
+    std::size_t bytes = 0;
+    for (const auto& op : operands) {
+        bytes += op.loaded ? tile_bytes(op.itemsize) : 0;
+    }
+    return bytes;
 }
 
 std::string elementwise_kernel_source(const ElementwiseDefinition& definition,
                                       const ElementwiseVariant& variant,
                                       std::string_view entry_name) {
     check_variant(definition, variant);
-    const std::string index = variant.index32 ? "int" : "long long";
     const std::string ndim = std::to_string(std::max(variant.ndim, 1));
     std::string params = "long long _n, kiln_dims<" + ndim + "> _shape";
     if (!variant.contiguous) {
-        // Row mode when non-zero: blocks take whole rows of this many elements, so only the row
-        // is unravelled and the threads step along the innermost axis.
-        params += ", long long _row_length";
+        // Row mode when _row_length is non-zero: blocks take whole rows of this many elements, so
+        // only the row is unravelled. Tiled mode when _tile_columns is non-zero (2-d variants
+        // only): blocks take 32x32 tiles, this many across.
+        params += ", long long _row_length, long long _tile_columns";
     }
     std::map<std::string, std::string> placeholder_types;
-    std::string bindings;
-    std::string offsets;
-    std::string unravel;
-    std::string row_offsets;  // row mode: the row's offsets (_q_), then each element's (_o_)
-    std::string row_unravel;
-    std::string inner_offsets;
+    LoopShape shape;
+    shape.index = variant.index32 ? "int" : "long long";
+    shape.ndim = std::max(variant.ndim, 1);
+    shape.contiguous = variant.contiguous;
     for (std::size_t p = 0; p < variant.operands.size(); ++p) {
         const bool output = p >= definition.in.size();
         const ParamSpec& spec =
@@ -131,6 +187,7 @@ std::string elementwise_kernel_source(const ElementwiseDefinition& definition,
             placeholder_types[spec.placeholder] = type;
         }
         const std::string declared = spec.dtype ? type : spec.placeholder;
+        const bool writable = output || spec.non_const;
         switch (op.kind) {
             case OperandVariant::Kind::scalar:
                 params += ", const " + declared + " " + spec.name;
@@ -141,36 +198,25 @@ std::string elementwise_kernel_source(const ElementwiseDefinition& definition,
                                              : "kiln_raw<" + declared + ", " +
                                                    std::to_string(op.raw_ndim) + ">") +
                           " " + spec.name;
+                if (writable) {
+                    shape.writable.push_back(spec.name + ".p");
+                }
                 break;
-            case OperandVariant::Kind::array: {
-                const bool is_const = !output && !spec.non_const;
+            case OperandVariant::Kind::array:
                 params += ", char* _p_" + spec.name;
                 if (!variant.contiguous) {
                     params += ", kiln_dims<" + ndim + "> _s_" + spec.name;
-                    offsets += ", _o_" + spec.name + " = 0";
-                    unravel +=
-                        "            _o_" + spec.name + " += _k * _s_" + spec.name + ".v[_d];\n";
-                    row_offsets += ", _q_" + spec.name + " = 0";
-                    row_unravel +=
-                        "            _q_" + spec.name + " += _k * _s_" + spec.name + ".v[_d];\n";
-                    inner_offsets.append("        const ").append(index).append(" _o_");
-                    inner_offsets.append(spec.name).append(" = _q_").append(spec.name);
-                    inner_offsets.append(" + _c * (").append(index).append(")_s_");
-                    inner_offsets.append(spec.name).append(".v[_last];\n");
                 }
-                std::string offset = "_o_" + spec.name;
-                if (variant.contiguous) {
-                    offset = "i * (" + index;
-                    offset.append(")sizeof(").append(declared).append(")");
+                if (writable) {
+                    shape.writable.push_back("_p_" + spec.name);
                 }
-                const std::string qualified = (is_const ? "const " : "") + declared;
-                bindings.append("        ").append(qualified).append("& ").append(spec.name);
-                bindings.append(" = *reinterpret_cast<").append(qualified).append("*>(_p_");
-                bindings.append(spec.name).append(" + ").append(offset).append(");\n");
                 break;
-            }
         }
     }
+    const auto operands = loop_operands(definition, variant);
+    shape.elements_per_thread = elements_per_thread(definition, variant);
+    shape.tiled = has_tiled_mode(variant, operands);
+    shape.operation = definition.operation;
     // Placeholders must be types before the parameter list uses them: typedef them at namespace
     // scope under the kernel's own names.
     std::string source;
@@ -179,38 +225,17 @@ std::string elementwise_kernel_source(const ElementwiseDefinition& definition,
         source += " " + placeholder + ";\n";
     }
     source += definition.options.preamble + "\n";
-    source += "extern \"C\" __global__ void " + std::string(entry_name) + "(" + params + ") {\n";
+    // Strided variants carry three modes' index arithmetic: held to the registers that keep 8
+    // blocks resident, they keep enough loads in flight (measured: row mode 86% -> 89% of copy
+    // bandwidth, tiled 51% -> 58%). Contiguous ones gained nothing measurable, so heavy
+    // operations there keep every register they need.
+    const std::string bounds =
+        variant.contiguous ? ""
+                           : "__launch_bounds__(" + std::to_string(elementwise_block) + ", 8) ";
+    source +=
+        "extern \"C\" __global__ void " + bounds + std::string(entry_name) + "(" + params + ") {\n";
     source += "    const kiln_index _ind{_n};\n    " + definition.options.loop_prep + "\n";
-    // The flat loop: a grid-stride loop over every element, unravelling each (strided variants).
-    std::string flat = "    for (" + index + " i = blockIdx.x * (" + index +
-                       ")blockDim.x + threadIdx.x; i < (" + index + ")_n; i += (" + index +
-                       ")gridDim.x * blockDim.x) {\n";
-    if (!variant.contiguous) {
-        flat += "        " + index + " _r = i" + offsets + ";\n";
-        flat += "        for (int _d = " + ndim + " - 1; _d >= 0; --_d) {\n";
-        flat += "            const " + index + " _k = _r % (" + index + ")_shape.v[_d];\n";
-        flat += "            _r /= (" + index + ")_shape.v[_d];\n" + unravel + "        }\n";
-    }
-    flat += bindings + "        " + definition.operation + ";\n    }\n";
-    if (variant.contiguous) {
-        source += flat;
-    } else {
-        // Row mode: a block per row, the row unravelled once, then the threads step along the
-        // innermost axis by its stride.
-        source += "    if (_row_length == 0) {\n" + flat + "    } else {\n";
-        source += "    const int _last = " + ndim + " - 1;\n";
-        source += "    const " + index + " _rows = (" + index + ")(_n / _row_length);\n";
-        source += "    for (" + index + " _row = blockIdx.x; _row < _rows; _row += gridDim.x) {\n";
-        source += "        " + index + " _r = _row" + row_offsets + ";\n";
-        source += "        for (int _d = _last - 1; _d >= 0; --_d) {\n";
-        source += "            const " + index + " _k = _r % (" + index + ")_shape.v[_d];\n";
-        source += "            _r /= (" + index + ")_shape.v[_d];\n" + row_unravel + "        }\n";
-        source += "        for (" + index + " _c = threadIdx.x; _c < (" + index +
-                  ")_row_length; _c += blockDim.x) {\n";
-        source += "        const " + index + " i = _row * (" + index + ")_row_length + _c;\n";
-        source += inner_offsets + bindings + "        " + definition.operation + ";\n";
-        source += "    }\n    }\n    }\n";
-    }
+    source += elementwise_loops(operands, shape);
     source += "    " + definition.options.after_loop + "\n}\n";
     return source;
 }

@@ -9,6 +9,7 @@
 #include <kiln/dtype.hpp>
 #include <kiln/elementwise_kernel.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -63,6 +64,15 @@ struct ElementwiseVariant {
 // differs from a fixed dtype or from another operand of the same placeholder, a contiguous
 // variant of more than one axis, a negative rank, or a raw rank below 1.
 void check_variant(const ElementwiseDefinition& definition, const ElementwiseVariant& variant);
+
+// Elements each thread takes per step of the contiguous and row loops: K const inputs are read
+// ahead of the operation (about 16 bytes of the widest), so that more loads are in flight.
+[[nodiscard]] int elements_per_thread(const ElementwiseDefinition& definition,
+                                      const ElementwiseVariant& variant);
+
+// Dynamic shared memory the tiled mode of a 2-d strided variant needs; 0 when it has none.
+[[nodiscard]] std::size_t tiled_shared_bytes(const ElementwiseDefinition& definition,
+                                             const ElementwiseVariant& variant);
 
 // The translation unit kiln compiles for a variant: elementwise_support_source(), then
 // elementwise_kernel_source() under the definition's name. Checks the variant first.

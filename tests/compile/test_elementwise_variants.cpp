@@ -207,6 +207,13 @@ Seed twice() {
     return {{"T x", "T y", "y = x * 2", "twice"}, all_but_complex(), {array_form, array_form}};
 }
 
+// A writable input next to a const one: the const one is read ahead, the writable one is not.
+Seed write_input() {
+    return {{"T x, _non_const T w", "T z", "z = x + w; w = x", "write_input"},
+            {kiln::int8, kiln::float32, kiln::float64, kiln::complex128},
+            {array_form, array_form, array_form}};
+}
+
 Seed reverse() {
     return {{"raw T x", "T y", "y = x[_ind.size() - i - 1]", "reverse"},
             all_dtypes,
@@ -235,6 +242,10 @@ TEST(ElementwiseVariants, SinCosTanWithThreeOutputsForEveryFloatDtype) {
 
 TEST(ElementwiseVariants, InPlaceTwiceForEveryRealDtype) {
     expect_every_variant_compiles(twice());
+}
+
+TEST(ElementwiseVariants, WritableInputNextToAConstOneForEveryLayout) {
+    expect_every_variant_compiles(write_input());
 }
 
 TEST(ElementwiseVariants, RawInputContiguousAndStridedForEveryDtype) {
@@ -270,19 +281,21 @@ std::vector<ArgumentSlot> without_alignment(std::vector<ArgumentSlot> layout) {
 
 // Offsets and sizes worked out by hand from the generated parameter lists under the C rules
 // (each parameter at the next multiple of its type's alignment): long long _n, kiln_dims<N>
-// (8N bytes), long long _row_length when strided, char* per array plus kiln_dims<N> of strides
-// when strided, kiln_raw_c<T> (8) or
-// kiln_raw<T, N> (8 + 16N) per raw parameter, and a scalar at its dtype's size and alignment.
+// (8N bytes), long long _row_length and _tile_columns when strided, char* per array plus
+// kiln_dims<N> of strides when strided, kiln_raw_c<T> (8) or kiln_raw<T, N> (8 + 16N) per raw
+// parameter, and a scalar at its dtype's size and alignment.
 TEST(ElementwiseVariants, ArgumentLayoutFollowsTheParameterTypes) {
     using kiln::detail::argument_layout;
-    // custom_add, float64, y scalar, 2 strided axes: _n _shape _row_length _p_x _s_x y _p_z _s_z.
+    // custom_add, float64, y scalar, 2 strided axes: _n _shape _row_length _tile_columns _p_x _s_x
+    // y _p_z _s_z.
     const ElementwiseVariant add{
         {{Kind::array, kiln::float64}, {Kind::scalar, kiln::float64}, {Kind::array, kiln::float64}},
         2,
         false,
         false};
-    EXPECT_EQ(without_alignment(argument_layout(add)),
-              slots({{0, 8}, {8, 16}, {24, 8}, {32, 8}, {40, 16}, {56, 8}, {64, 8}, {72, 16}}));
+    EXPECT_EQ(
+        without_alignment(argument_layout(add)),
+        slots({{0, 8}, {8, 16}, {24, 8}, {32, 8}, {40, 8}, {48, 16}, {64, 8}, {72, 8}, {80, 16}}));
     // clipped_relu, int8, contiguous: one-byte scalars pack together; the pointer realigns.
     const ElementwiseVariant relu{{{Kind::array, kiln::int8},
                                    {Kind::scalar, kiln::int8},
@@ -320,8 +333,10 @@ TEST(ElementwiseVariants, SourceFollowsTheVariant) {
     const std::string source = kiln::detail::elementwise_source(seed.definition, strided);
     EXPECT_TRUE(contains(source, "typedef long long T;\n")) << source;
     EXPECT_TRUE(contains(source,
-                         "extern \"C\" __global__ void reverse(long long _n, "
-                         "kiln_dims<3> _shape, long long _row_length, kiln_raw<T, 2> x, "
+                         "extern \"C\" __global__ void __launch_bounds__(256, 8) reverse(long "
+                         "long _n, "
+                         "kiln_dims<3> _shape, long long _row_length, long long _tile_columns, "
+                         "kiln_raw<T, 2> x, "
                          "char* _p_y, "
                          "kiln_dims<3> _s_y)"))
         << source;
@@ -339,6 +354,57 @@ TEST(ElementwiseVariants, SourceFollowsTheVariant) {
     EXPECT_TRUE(contains(flat_source, "for (int i = ")) << flat_source;
     EXPECT_TRUE(contains(flat_source, "T& y = *reinterpret_cast<T*>(_p_y + i * (int)sizeof(T));"))
         << flat_source;
+}
+
+// Const inputs are read ahead, about 16 bytes of the widest a step; outputs and writable inputs
+// stay bound to memory; the read-ahead path runs only when no writable pointer is a const one.
+TEST(ElementwiseVariants, LoadAheadFollowsTheOperands) {
+    using kiln::detail::elements_per_thread;
+    const ElementwiseDefinition add = custom_add().definition;
+    const auto contiguous = [](DType a, DType b) {
+        return ElementwiseVariant{{{Kind::array, a}, {Kind::array, b}, {Kind::array, a}}};
+    };
+    EXPECT_EQ(elements_per_thread(add, contiguous(kiln::float32, kiln::float32)), 4);
+    EXPECT_EQ(elements_per_thread(add, contiguous(kiln::int8, kiln::int8)), 4);
+    EXPECT_EQ(elements_per_thread(add, contiguous(kiln::float64, kiln::float64)), 2);
+    EXPECT_EQ(elements_per_thread(add, contiguous(kiln::complex128, kiln::complex128)), 1);
+    const std::string source =
+        kiln::detail::elementwise_source(add, contiguous(kiln::float32, kiln::float32));
+    EXPECT_TRUE(contains(source, "const bool _ahead = _p_z != _p_x && _p_z != _p_y;\n")) << source;
+    EXPECT_TRUE(contains(source, "T _v_x[4];")) << source;
+    EXPECT_TRUE(contains(source, "const T& x = _v_x[_k];")) << source;
+    EXPECT_TRUE(contains(source, "T& z = *reinterpret_cast<T*>(_p_z + i * (int)sizeof(T));"))
+        << source;
+    const std::string complex_source =
+        kiln::detail::elementwise_source(add, contiguous(kiln::complex128, kiln::complex128));
+    EXPECT_FALSE(contains(complex_source, "_v_x")) << complex_source;
+
+    const ElementwiseDefinition writes = write_input().definition;
+    const std::string write_source =
+        kiln::detail::elementwise_source(writes, {{{Kind::array, kiln::float32},
+                                                   {Kind::array, kiln::float32},
+                                                   {Kind::array, kiln::float32}}});
+    EXPECT_TRUE(contains(write_source, "const bool _ahead = _p_w != _p_x && _p_z != _p_x;\n"))
+        << write_source;
+    EXPECT_TRUE(contains(write_source, "T& w = *reinterpret_cast<T*>(_p_w + i * (int)sizeof(T));"))
+        << write_source;
+}
+
+// Only 2-d strided variants with a const array input have a tiled mode: a 32x33 tile per such
+// input, each rounded up to 16 bytes.
+TEST(ElementwiseVariants, TiledModeSharedMemory) {
+    using kiln::detail::tiled_shared_bytes;
+    const ElementwiseDefinition add = custom_add().definition;
+    const auto variant = [](DType dtype, int ndim, bool contiguous, Kind second) {
+        return ElementwiseVariant{
+            {{Kind::array, dtype}, {second, dtype}, {Kind::array, dtype}}, ndim, contiguous};
+    };
+    EXPECT_EQ(tiled_shared_bytes(add, variant(kiln::float32, 2, false, Kind::array)), 2U * 4224);
+    EXPECT_EQ(tiled_shared_bytes(add, variant(kiln::int8, 2, false, Kind::scalar)), 1056U);
+    EXPECT_EQ(tiled_shared_bytes(add, variant(kiln::complex128, 2, false, Kind::array)),
+              2U * 16896);
+    EXPECT_EQ(tiled_shared_bytes(add, variant(kiln::float32, 3, false, Kind::array)), 0U);
+    EXPECT_EQ(tiled_shared_bytes(add, variant(kiln::float32, 1, true, Kind::array)), 0U);
 }
 
 TEST(ElementwiseVariants, AVariantThatDoesNotFitTheDefinitionIsAnError) {

@@ -141,7 +141,7 @@ TEST(ElementwiseKernel, LongRowsOfStridedAndBroadcastInputs) {
     const auto z = out[0].get<double>();
     const auto at = out[1].get<std::int64_t>();
     for (std::int64_t k = 0; k < rows * cols; ++k) {
-        ASSERT_EQ(z[static_cast<std::size_t>(k)], static_cast<double>((k / cols) * cols)) << k;
+        ASSERT_EQ(z[static_cast<std::size_t>(k)], static_cast<double>(k - k % cols)) << k;
         ASSERT_EQ(at[static_cast<std::size_t>(k)], k);
     }
     // Plane 0 of (rows, 2, cols): x[r, 0, c] = 2 cols r + c.
@@ -165,6 +165,143 @@ TEST(ElementwiseKernel, LongRowsOfStridedAndBroadcastInputs) {
     ASSERT_EQ(sum.size(), 1'000'000U);
     for (std::size_t k = 0; k < sum.size(); ++k) {
         ASSERT_EQ(sum[k], 2.0 * static_cast<double>(k) + 0.5);
+    }
+}
+
+// Contiguous calls read K const inputs ahead of the operation (K from the widest input's size):
+// sizes around K, a grid-stride step and a tail, for 1-, 4-, 8- and 16-byte elements.
+TEST(ElementwiseKernel, LoadAheadCoversEveryElementOfEverySize) {
+    KILN_REQUIRE_DEVICE();
+    const ElementwiseKernel affine("T x, T y", "T z, int64 at", "z = x * 3 - y; at = i", "affine");
+    // One grid-stride step of 4-element threads over a grid of 64 blocks per multiprocessor.
+    const std::int64_t step =
+        std::int64_t{256} * 4 * 64 * kiln::Device().properties().multiprocessor_count;
+    const std::vector<std::int64_t> sizes = {1, 3, 5, 1027, step + 1, 1'000'003};
+    for (const std::int64_t n : sizes) {
+        SCOPED_TRACE(n);
+        std::vector<float> x(static_cast<std::size_t>(n));
+        std::vector<double> xd(x.size());
+        std::vector<std::int8_t> xs(x.size());
+        for (std::size_t k = 0; k < x.size(); ++k) {
+            x[k] = static_cast<float>(k % 1000);
+            xd[k] = static_cast<double>(k);
+            xs[k] = static_cast<std::int8_t>(k % 40);
+        }
+        const auto f = affine.outputs(Arguments{kiln::array(x), kiln::array(x)});
+        const auto d = affine.outputs(Arguments{kiln::array(xd), 0.5});
+        const auto s = affine.outputs(Arguments{kiln::array(xs), kiln::array(xs)});
+        const auto fz = f[0].get<float>();
+        const auto dz = d[0].get<double>();
+        const auto sz = s[0].get<std::int8_t>();
+        const auto at = d[1].get<std::int64_t>();
+        for (std::size_t k = 0; k < x.size(); ++k) {
+            ASSERT_EQ(fz[k], 2 * x[k]) << k;
+            ASSERT_EQ(dz[k], 3 * xd[k] - 0.5) << k;
+            ASSERT_EQ(sz[k], static_cast<std::int8_t>(2 * xs[k])) << k;
+            ASSERT_EQ(at[k], static_cast<std::int64_t>(k)) << k;
+        }
+    }
+    const ElementwiseKernel magnitude("complex128 z", "float64 m",
+                                      "m = z.real() * z.real() + z.imag() * z.imag()",
+                                      "squared_magnitude_tail");
+    std::vector<std::complex<double>> z;
+    z.reserve(70'001);
+    for (int k = 0; k < 70'001; ++k) {
+        z.emplace_back(0.5 * k, 1.0 - k);
+    }
+    const auto m = magnitude({kiln::array(z)}).get<double>();
+    for (std::size_t k = 0; k < z.size(); ++k) {
+        ASSERT_EQ(m[k], std::norm(z[k])) << k;
+    }
+}
+
+// Outputs and writable inputs stay bound to memory: an output read before it is written, an
+// in-place call that writes before it reads (the input must show the write, so nothing is read
+// ahead), and a _non_const input written by the operation.
+TEST(ElementwiseKernel, LoadAheadKeepsReferenceSemantics) {
+    KILN_REQUIRE_DEVICE();
+    const std::int64_t n = 100'003;
+    const ndarray x = kiln::arange(0.0, static_cast<double>(n), 1.0, kiln::float32);
+    ndarray y = kiln::full({n}, 1.0, kiln::float32);
+    const ElementwiseKernel accumulate("T x", "T y", "y += x", "accumulate");
+    (void)accumulate.outputs(Arguments{x, y});
+    ndarray a = x.copy();
+    const ElementwiseKernel reset("T x", "T y", "y = 0; y += x + 1", "reset_then_add");
+    (void)reset.outputs(Arguments{a, a});
+    const ElementwiseKernel swap("T x, _non_const T w", "T z", "z = x + w; w = x", "write_input");
+    ndarray w = kiln::full({n}, 2.0, kiln::float32);
+    const auto z = swap({x, w}).get<float>();
+    const auto got_y = y.get<float>();
+    const auto got_a = a.get<float>();
+    const auto got_w = w.get<float>();
+    for (std::int64_t k = 0; k < n; ++k) {
+        const auto at = static_cast<std::size_t>(k);
+        const auto v = static_cast<float>(k);
+        ASSERT_EQ(got_y[at], v + 1) << k;
+        ASSERT_EQ(got_a[at], 1.0F) << k;
+        ASSERT_EQ(z[at], v + 2) << k;
+        ASSERT_EQ(got_w[at], v) << k;
+    }
+}
+
+// A row broadcast against a matrix runs in row mode with load-ahead: rows not a multiple of K
+// blocks wide.
+TEST(ElementwiseKernel, RowModeLoadAheadWithRaggedRows) {
+    KILN_REQUIRE_DEVICE();
+    const std::int64_t rows = 4 * kiln::Device().properties().multiprocessor_count + 1;
+    const std::int64_t cols = 1'001;
+    const ndarray m = kiln::arange(0.0, static_cast<double>(rows * cols), 1.0, kiln::float32)
+                          .reshape({rows, cols});
+    const ndarray row = kiln::arange(0.0, static_cast<double>(cols), 1.0, kiln::float32);
+    const ElementwiseKernel diff("float32 x, float32 y", "float32 z, int64 at",
+                                 "z = (x - y) * (x - y); at = i", "squared_diff_rows");
+    const auto out = diff.outputs(Arguments{m, row});
+    const auto z = out[0].get<float>();
+    const auto at = out[1].get<std::int64_t>();
+    for (std::int64_t k = 0; k < rows * cols; ++k) {
+        const auto d = static_cast<float>(k - k % cols);
+        ASSERT_EQ(z[static_cast<std::size_t>(k)], d * d) << k;
+        ASSERT_EQ(at[static_cast<std::size_t>(k)], k) << k;
+    }
+}
+
+// A transposed input runs tiled through shared memory: shapes not a multiple of the 32-wide
+// tile, 4-, 8- and 16-byte elements, and a second input that is not transposed.
+TEST(ElementwiseKernel, TransposedInputsRunTiled) {
+    KILN_REQUIRE_DEVICE();
+    const std::int64_t rows = 70;
+    const std::int64_t cols = 101;
+    const ndarray a =
+        kiln::arange(0.0, static_cast<double>(rows * cols), 1.0).reshape({rows, cols});
+    const ndarray b =
+        kiln::arange(0.0, static_cast<double>(rows * cols), 1.0).reshape({cols, rows});
+    const ElementwiseKernel mix("T x, T y", "T z, int64 at", "z = x * 2 + y; at = i", "mix");
+    for (const kiln::DType dtype : {kiln::float32, kiln::float64}) {
+        const auto out = mix.outputs(Arguments{a.astype(dtype).transpose(), b.astype(dtype)});
+        const auto z = out[0].astype(kiln::float64).get<double>();
+        const auto at = out[1].get<std::int64_t>();
+        for (std::int64_t r = 0; r < cols; ++r) {
+            for (std::int64_t c = 0; c < rows; ++c) {
+                const auto k = static_cast<std::size_t>(r * rows + c);
+                ASSERT_EQ(z[k], 2.0 * static_cast<double>(c * cols + r) + static_cast<double>(k))
+                    << r << " " << c;
+                ASSERT_EQ(at[k], static_cast<std::int64_t>(k));
+            }
+        }
+    }
+    std::vector<std::complex<double>> host;
+    for (std::int64_t k = 0; k < rows * cols; ++k) {
+        host.emplace_back(static_cast<double>(k), 1.0);
+    }
+    const ElementwiseKernel magnitude("complex128 z", "float64 m",
+                                      "m = z.real() * z.real() + z.imag() * z.imag()",
+                                      "magnitude_tiled");
+    const auto m = magnitude({kiln::array(host).reshape({rows, cols}).transpose()}).get<double>();
+    for (std::int64_t r = 0; r < cols; ++r) {
+        for (std::int64_t c = 0; c < rows; ++c) {
+            ASSERT_EQ(m[static_cast<std::size_t>(r * rows + c)],
+                      std::norm(host[static_cast<std::size_t>(c * cols + r)]));
+        }
     }
 }
 

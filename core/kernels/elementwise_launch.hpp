@@ -1,0 +1,27 @@
+// The launch shape of an ElementwiseKernel call: grid, block, shared memory and the mode a
+// strided variant runs in (see elementwise_kernel_source()).
+#pragma once
+
+#include "elementwise_arguments.hpp"
+#include "elementwise_variant.hpp"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace kiln::detail {
+
+struct ElementwiseLaunch {
+    unsigned grid = 1;
+    unsigned block = 256;
+    std::size_t shared_bytes = 0;
+    std::int64_t row_length = 0;    // row mode when non-zero: the innermost extent
+    std::int64_t tile_columns = 0;  // tiled mode when non-zero: 32-wide tiles across
+};
+
+// The launch of a call with `values` (size > 0) on a device of `multiprocessors` SMs or CUs.
+[[nodiscard]] ElementwiseLaunch elementwise_launch(const ElementwiseDefinition& definition,
+                                                   const ElementwiseVariant& variant,
+                                                   const CallValues& values,
+                                                   std::int64_t multiprocessors);
+
+}  // namespace kiln::detail

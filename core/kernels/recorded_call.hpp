@@ -49,7 +49,7 @@ struct RecordedLaunch {
     Dim3 grid;
     Dim3 block;
     std::size_t shared_bytes = 0;  // dynamic shared memory
-    ArgumentPack arguments;  // operand bytes marked; see ArgumentPack
+    ArgumentPack arguments;        // operand bytes marked; see ArgumentPack
 };
 
 // What one call did: the dtypes its operands were converted to, the outputs and scratch buffer

@@ -303,12 +303,8 @@ std::vector<ndarray> call_kernel(ElementwiseState& state, std::span<const Argume
     CallSignature signature;
     const std::optional<int> device = current_device_if_any();
     if (device) {
-        signature.add(*device);
-        signature.add(static_cast<std::int64_t>(args.size()));
+        signature = CallSignature(*device, args);
         signature.add(options.size.value_or(-1));
-        for (const Argument& argument : args) {
-            signature.add(argument);
-        }
         if (const auto recorded = state.calls.find(signature)) {
             return replay(*recorded, args, {}, stream);
         }

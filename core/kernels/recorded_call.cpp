@@ -22,6 +22,14 @@ constexpr std::size_t max_operands = 32;
 
 }  // namespace
 
+CallSignature::CallSignature(int device, std::span<const Argument> args) noexcept {
+    add(device);
+    add(static_cast<std::int64_t>(args.size()));
+    for (const Argument& argument : args) {
+        add(argument);
+    }
+}
+
 void CallSignature::add(std::int64_t word) noexcept {
     if (size_ == capacity) {
         overflow_ = true;

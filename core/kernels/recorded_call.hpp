@@ -27,6 +27,10 @@ namespace kiln::detail {
 // too many words to list is not recorded.
 class CallSignature {
 public:
+    CallSignature() = default;
+    // The device a call runs on and its arguments (not their data or values).
+    CallSignature(int device, std::span<const Argument> args) noexcept;
+
     void add(std::int64_t word) noexcept;
     void add(const ndarray& array) noexcept;
     void add(const Argument& argument) noexcept;

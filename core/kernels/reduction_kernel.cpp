@@ -466,8 +466,7 @@ std::vector<ndarray> ReductionKernel::outputs(std::span<const Argument> args,
     detail::CallSignature signature;
     const std::optional<int> device = detail::current_device_if_any();
     if (device) {
-        signature.add(*device);
-        signature.add(static_cast<std::int64_t>(args.size()));
+        signature = detail::CallSignature(*device, args);
         signature.add(options.axis.all() ? -1
                                          : static_cast<std::int64_t>(options.axis.axes().size()));
         for (const int axis : options.axis.axes()) {
@@ -477,9 +476,6 @@ std::vector<ndarray> ReductionKernel::outputs(std::span<const Argument> args,
         signature.add(static_cast<std::int64_t>(options.out.size()));
         for (const ndarray& out : options.out) {
             signature.add(out);
-        }
-        for (const Argument& argument : args) {
-            signature.add(argument);
         }
         if (const auto recorded = s.calls.find(signature)) {
             return detail::replay(*recorded, args, options.out, stream);

@@ -310,15 +310,6 @@ TEST(ReductionKernel, SplitColumnMaximumIntoAStridedOutput) {
     EXPECT_EQ(untouched.get<float>(), std::vector<float>(static_cast<std::size_t>(cols), 0));
 }
 
-TEST(ReductionKernel, RunsOnTheGivenStream) {
-    KILN_REQUIRE_DEVICE();
-    const kiln::Stream stream(true);
-    const ndarray x = kiln::arange(0.0, 1e6, 1.0, kiln::float64);
-    const ndarray y = sum_kernel()({x}, {.stream = stream.view()});
-    stream.synchronize();
-    EXPECT_EQ(y.get<double>()[0], 1e6 * (1e6 - 1) / 2);
-}
-
 TEST(ReductionKernel, SourceShowsTheGeneratedKernels) {
     KILN_REQUIRE_DEVICE();
     const ndarray x = kiln::zeros({4, 5}, kiln::float32);

@@ -2,6 +2,7 @@
 // call recorded (the host fast path). Each repeat must see its own data, scalars, outputs and
 // stream, and calls of other layouts must not be mistaken for it.
 #include "tests/support/backend_under_test.hpp"
+#include "tests/support/test_kernels.hpp"
 
 #include <kiln/kiln.hpp>
 
@@ -100,22 +101,40 @@ TEST(RepeatedCalls, ElementwiseCyclingManyShapes) {
     }
 }
 
-TEST(RepeatedCalls, ElementwiseFollowsEachCallsStream) {
+// Each call, recorded or replayed, runs on the stream it is given: with the current stream held
+// up by a spinning kernel, calls given another stream finish, and see their own inputs.
+TEST(RepeatedCalls, EachCallRunsOnItsOwnStream) {
     KILN_REQUIRE_DEVICE();
-    const kiln::ElementwiseKernel plus_one("T x", "T y", "y = x + 1", "repeat_plus_one");
-    const kiln::Stream first(true);
-    const kiln::Stream second(true);
-    const ndarray x = kiln::arange(0.0, 1e6, 1.0);
-    const ndarray a = plus_one({x}, {.stream = first.view()});
-    const ndarray b = plus_one({x}, {.stream = second.view()});
-    first.synchronize();
-    second.synchronize();
-    for (const ndarray& y : {a, b}) {
-        const auto values = y.get<double>();
-        ASSERT_EQ(values.size(), 1'000'000U);
-        EXPECT_EQ(values.front(), 1.0);
-        EXPECT_EQ(values.back(), 1e6);
+    kiln::test::TestKernels kernels;
+    const kiln::ElementwiseKernel affine("T x, T a", "T y", "y = a * x + 1", "repeat_affine");
+    const kiln::ReductionKernel sum("T x", "T y", "x", "a + b", "y = a", "0", "repeat_stream_sum");
+    const kiln::Stream busy(true);
+    const kiln::Stream free(true);
+    const ndarray x = kiln::arange(0.0, 1000.0, 1.0);
+    // Compiled beforehand (another length, so the calls below still record first): loading a
+    // module may wait for the device.
+    (void)sum({affine({kiln::arange(0.0, 10.0, 1.0), 1.0})});
+    kiln::Device::current().synchronize();
+
+    const kiln::StreamGuard current(busy);
+    kernels.spin(busy, kiln::test::spin_cycles(500));
+    for (int round = 1; round <= 2; ++round) {  // the first round records, the second replays
+        const ndarray y = affine({x, static_cast<double>(round)}, {.stream = free.view()});
+        const ndarray total = sum({y}, {.stream = free.view()});
+        std::vector<double> values(1000);
+        std::vector<double> sums(1);
+        y.get(std::span<double>(values), free.view());
+        total.get(std::span<double>(sums), free.view());
+        free.synchronize();
+        EXPECT_FALSE(busy.done()) << "the spin should outlast round " << round;
+        std::size_t wrong = 0;
+        for (std::size_t i = 0; i < values.size(); ++i) {
+            wrong += values[i] != round * static_cast<double>(i) + 1 ? 1 : 0;
+        }
+        EXPECT_EQ(wrong, 0U) << "round " << round;
+        EXPECT_EQ(sums[0], round * 499'500.0 + 1000) << "round " << round;
     }
+    busy.synchronize();
 }
 
 TEST(RepeatedCalls, ElementwiseEmptyAndNoReturn) {

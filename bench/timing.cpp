@@ -1,7 +1,6 @@
 #include "timing.hpp"
 
-#include <kiln/event.hpp>
-#include <kiln/stream.hpp>
+#include <kiln/profiler.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -24,26 +23,18 @@ double host_seconds(const std::function<void()>& fn) {
 }
 
 DeviceTiming time_device(const Context& context, const std::function<void()>& enqueue) {
-    const StreamView stream = current_stream();
-    for (int i = 0; i < context.options.warmup; ++i) {
-        enqueue();
-    }
-    synchronize(stream);
-    Event start;
-    Event end;
+    const auto result =
+        profiler::benchmark(enqueue, context.options.repeat, context.options.warmup, "kiln-bench");
     std::vector<double> gpu_ms;
     std::vector<double> host_us;
-    gpu_ms.reserve(static_cast<std::size_t>(context.options.repeat));
-    host_us.reserve(static_cast<std::size_t>(context.options.repeat));
-    for (int i = 0; i < context.options.repeat; ++i) {
-        start.record(stream);
-        host_us.push_back(host_seconds(enqueue) * 1e6);
-        end.record(stream);
-        end.synchronize();
-        gpu_ms.push_back(elapsed_time(start, end));
+    for (const double seconds : result.gpu_times()) {
+        gpu_ms.push_back(seconds * 1e3);
+    }
+    for (const double seconds : result.cpu_times()) {
+        host_us.push_back(seconds * 1e6);
     }
     return {median(gpu_ms), *std::min_element(gpu_ms.begin(), gpu_ms.end()), median(host_us),
-            context.options.repeat};
+            static_cast<int>(gpu_ms.size())};
 }
 
 void store(Record& record, const DeviceTiming& timing, int calls_per_sample) {

@@ -22,8 +22,8 @@ struct DeviceTiming {
     int samples = 0;
 };
 
-// Runs `enqueue` (which queues GPU work on the current stream) options.warmup times, then
-// options.repeat times between two events, synchronizing after each sample.
+// Runs `enqueue` (which queues GPU work on the current stream) through kiln::profiler::benchmark:
+// options.warmup times, then options.repeat times between two events, synchronizing after each.
 [[nodiscard]] DeviceTiming time_device(const Context& context,
                                        const std::function<void()>& enqueue);
 

@@ -88,4 +88,15 @@ void check_integer_range(std::int64_t low, std::int64_t high, DType dtype, const
     }
 }
 
+int significand_bits(DType dtype) {
+    switch (dtype) {
+        case DType::float16:
+            return 11;
+        case DType::float32:
+            return 24;
+        default:
+            return 53;
+    }
+}
+
 }  // namespace kiln::detail

@@ -1,5 +1,5 @@
-// The checks of kiln::random's arguments, shared by the device functions and their host twins.
-// Each throws naming `function` and the argument at fault.
+// What kiln::random's device functions and their host twins share: the checks of their arguments
+// (each throws naming `function` and the argument at fault), and how many bits make a value.
 #pragma once
 
 #include <kiln/dtype.hpp>
@@ -19,5 +19,8 @@ void check_uniform_range(double low, double high, const char* function);
 void check_normal_parameters(double mean, double stddev, const char* function);
 // Error unless low < high; TypeError unless every integer in [low, high) fits dtype.
 void check_integer_range(std::int64_t low, std::int64_t high, DType dtype, const char* function);
+
+// The significand bits of a floating dtype: how many random bits make one uniform value.
+[[nodiscard]] int significand_bits(DType dtype);
 
 }  // namespace kiln::detail

@@ -31,17 +31,6 @@ double unit_interval(std::uint64_t x, int bits) {
     return std::ldexp(static_cast<double>(x >> (64 - bits)), -bits);
 }
 
-int significand_bits(DType dtype) {
-    switch (dtype) {
-        case DType::float16:
-            return 11;
-        case DType::float32:
-            return 24;
-        default:
-            return 53;
-    }
-}
-
 // The float nearest `value` toward zero with its last bit set when inexact (round to odd):
 // rounding it to half then gives the correctly rounded double -> half conversion, since float
 // keeps more than two bits beyond half's precision.

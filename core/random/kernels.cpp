@@ -1,7 +1,9 @@
 #include "kernels.hpp"
 
 #include "../codegen/device_prelude.hpp"
+#include "arguments.hpp"
 
+#include <string>
 #include <string_view>
 
 namespace kiln::detail {
@@ -54,20 +56,8 @@ __device__ inline unsigned long long kiln_mulhi64(unsigned long long a, unsigned
 }
 )";
 
-// The significand bits of a floating dtype: how many bits of x make one uniform value.
-std::string_view significand_bits(DType dtype) {
-    switch (dtype) {
-        case DType::float16:
-            return "11";
-        case DType::float32:
-            return "24";
-        default:
-            return "53";
-    }
-}
-
 std::string uniform_body(DType dtype) {
-    const std::string bits(significand_bits(dtype));
+    const std::string bits = std::to_string(significand_bits(dtype));
     return "        const double u = static_cast<double>(w.x >> (64 - " + bits + ")) * 0x1p-" +
            bits + ";\n        out[i] = static_cast<T>(fma(b, u, a));\n";
 }

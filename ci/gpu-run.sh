@@ -1,19 +1,23 @@
 #!/usr/bin/env bash
 # Runs kiln's demo and every test binary of this folder (made by ci/gpu.sh) on an NVIDIA GPU.
-# Usage: run.sh [results-dir] [--bench | --bench-only]. Writes each binary's output and
-# GoogleTest XML there, then prints a summary; exits non-zero if any test failed.
+# Usage: run.sh [results-dir] [--bench | --bench-only | --sanitize]. Writes each binary's output
+# and GoogleTest XML there, then prints a summary; exits non-zero if any test failed.
 # --bench then runs the benchmark: kiln-bench, bench/cupy_compare.py (CuPy, same workloads and
 # inputs) and bench/plot.py, writing <device>-<date>.json, its -combined.md/.json and PNG plots
 # into results-dir. --bench-only runs the benchmark without the tests.
+# --sanitize instead runs the device suite under compute-sanitizer's memcheck (with
+# --leak-check full), racecheck and synccheck, one line per tool; KILN_SANITIZER names the tool
+# to the tests, so that timing tests skip, saying why.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 results=$here/results
-tests=1 bench=0
+tests=1 bench=0 sanitize=0
 for arg in "$@"; do
     case "$arg" in
         --bench) bench=1 ;;
         --bench-only) bench=1 tests=0 ;;
-        -*) echo "run.sh: unknown option $arg (expected --bench or --bench-only)"; exit 2 ;;
+        --sanitize) sanitize=1 tests=0 ;;
+        -*) echo "run.sh: unknown option $arg (expected --bench, --bench-only or --sanitize)"; exit 2 ;;
         *) results=$arg ;;
     esac
 done
@@ -58,6 +62,41 @@ run_bench() {
             "${json%.json}-combined.json"
     fi
 }
+
+# The device suite under each compute-sanitizer tool. A tool's line counts the errors it reported
+# and the tests that failed under it; leaks count as memcheck errors.
+run_sanitizers() {
+    local sanitizer
+    sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+    [ -x "$sanitizer" ] || { echo "compute-sanitizer not found"; sum_failed=$((sum_failed + 1)); return; }
+    local tool test name log errors failed options count
+    for tool in memcheck racecheck synccheck; do
+        options=(--tool "$tool" --print-limit 20)
+        [ "$tool" = memcheck ] && options+=(--leak-check full)
+        errors=0 failed=0
+        for test in "$here"/tests/kiln-device-tests-*; do
+            name=$(basename "$test")
+            log="$results/$name.$tool.txt"
+            KILN_SANITIZER=$tool "$sanitizer" "${options[@]}" "$test" \
+                --gtest_output="xml:$results/$name.$tool.xml" >"$log" 2>&1
+            # No summary means the tool did not finish: one error. No XML: one failed test.
+            count=$(sed -n 's/.*ERROR SUMMARY: \([0-9]*\) error.*/\1/p' "$log" | tail -n 1)
+            errors=$((errors + ${count:-1}))
+            count=$(grep -o -m1 '<testsuites tests="[0-9]*" failures="[0-9]*"' \
+                "$results/$name.$tool.xml" 2>/dev/null | grep -o '[0-9]*$')
+            failed=$((failed + ${count:-1}))
+        done
+        echo "sanitize $tool: $errors errors, $failed failed tests (logs: $results/*.$tool.txt)"
+        sum_failed=$((sum_failed + errors + failed))
+    done
+}
+
+if [ "$sanitize" -eq 1 ]; then
+    run_sanitizers
+    echo "total: sanitizers $([ "$sum_failed" -eq 0 ] && echo clean || echo "found problems")"
+    [ "$sum_failed" -eq 0 ]
+    exit
+fi
 
 if [ "$tests" -eq 0 ]; then
     run_bench

@@ -1,6 +1,7 @@
 #include "backend.hpp"
 #include "handle.hpp"
 #include "lifetime.hpp"
+#include "memory/pool_registry.hpp"
 #include "profiling.hpp"
 
 #include <kiln/device.hpp>
@@ -36,8 +37,8 @@ int clamped_priority(const DeviceProperties& p, std::optional<int> priority) {
 
 }  // namespace
 
-// Streams that kiln destroyed, each after it finished its work. Memory a pool keeps under such a
-// handle is idle, so no later stream needs to wait for it (and its handle may be reused).
+// Streams that kiln destroyed, each after it finished its work, until a new stream reuses the
+// handle. Memory freed under such a handle is idle: no later stream needs to wait for it.
 namespace {
 std::mutex retired_mutex;
 std::unordered_set<void*>& retired() {
@@ -97,6 +98,7 @@ Stream::~Stream() {
                 const std::scoped_lock lock(retired_mutex);
                 retired().insert(s);
             }
+            detail::retire_stream_in_every_pool(StreamView{s});
             gpu.destroy_stream(s);
         });
     }

@@ -41,8 +41,9 @@ std::deque<InFlight>& in_flight() {
     return buffers;
 }
 
-// Returns the buffers whose copies have finished to the pinned pool.
-void reclaim_finished() {
+}  // namespace
+
+void reclaim_finished_staging() {
     auto& pool = get_default_pinned_memory_pool();
     const std::scoped_lock lock(staging_mutex);
     auto& buffers = in_flight();
@@ -60,10 +61,8 @@ void reclaim_finished() {
     });
 }
 
-}  // namespace
-
 void* acquire_staging(std::size_t bytes) {
-    reclaim_finished();
+    reclaim_finished_staging();
     return get_default_pinned_memory_pool().allocate(bytes);
 }
 

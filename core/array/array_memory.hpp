@@ -17,5 +17,7 @@ namespace kiln::detail {
 // Returns `buffer` to the pinned pool once the work queued so far on `stream` (the copy reading
 // it) is done.
 void release_staging_after(void* buffer, std::size_t bytes, StreamView stream);
+// Returns the staging buffers whose copies have finished to the pinned pool.
+void reclaim_finished_staging();
 
 }  // namespace kiln::detail

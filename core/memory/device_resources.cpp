@@ -1,6 +1,7 @@
 #include "device_resources.hpp"
 
 #include "../backend.hpp"
+#include "../handle.hpp"
 #include "../lifetime.hpp"
 #include "../profiling.hpp"
 
@@ -41,14 +42,6 @@ void EventStreamOrder::make_wait(StreamView waiter, StreamView producer) {
     void* event = nullptr;
     {
         const std::scoped_lock lock(mutex_);
-        if (stream_retired(producer)) {
-            // Destroyed after finishing its work: nothing to wait for, and its event goes too.
-            if (auto found = events_.find(producer); found != events_.end()) {
-                gpu.destroy_event(found->second);
-                events_.erase(found);
-            }
-            return;
-        }
         auto& slot = events_[producer];
         if (slot == nullptr) {
             slot = gpu.create_event({.disable_timing = true});
@@ -59,6 +52,17 @@ void EventStreamOrder::make_wait(StreamView waiter, StreamView producer) {
     // calls this under its own lock.
     gpu.record_event(event, producer.native());
     gpu.stream_wait_event(waiter.native(), event);
+}
+
+// A wait already queued on the event keeps it until the wait is done, so it can go now.
+void EventStreamOrder::forget(StreamView stream) noexcept {
+    const std::scoped_lock lock(mutex_);
+    const auto found = events_.find(stream);
+    if (found == events_.end()) {
+        return;
+    }
+    release_quietly(found->second, [](void* event) { backend().destroy_event(event); });
+    events_.erase(found);
 }
 
 }  // namespace kiln::detail

@@ -2,6 +2,8 @@
 // event-based stream ordering the device pool uses.
 #pragma once
 
+#include "../backend.hpp"
+
 #include <kiln/memory_resource.hpp>
 #include <kiln/pool_resource.hpp>
 
@@ -30,11 +32,13 @@ private:
 };
 
 // Orders streams of one device with one reusable event per producer stream: record it on the
-// producer, make the waiter wait on it. The events live as long as the process.
+// producer, make the waiter wait on it. A producer's event goes when its stream is retired.
 class EventStreamOrder final : public StreamOrder {
 public:
     explicit EventStreamOrder(int device) : device_(device) {}
     void make_wait(StreamView waiter, StreamView producer) override;
+    [[nodiscard]] bool retired(StreamView stream) const override { return stream_retired(stream); }
+    void forget(StreamView stream) noexcept override;
 
 private:
     int device_;
@@ -46,6 +50,7 @@ private:
 class NoStreamOrder final : public StreamOrder {
 public:
     void make_wait(StreamView /*waiter*/, StreamView /*producer*/) override {}
+    [[nodiscard]] bool retired(StreamView stream) const override { return stream_retired(stream); }
 };
 
 }  // namespace kiln::detail

@@ -1,3 +1,4 @@
+#include "../array/array_memory.hpp"
 #include "../backend.hpp"
 #include "../env.hpp"
 #include "../lifetime.hpp"
@@ -35,18 +36,27 @@ std::size_t initial_limit(int device) {
 // at exit.
 struct DeviceMemory {
     std::once_flag made;
-    MemoryPool* pool = nullptr;
+    std::atomic<MemoryPool*> pool{nullptr};
     std::atomic<MemoryResource*> allocator{nullptr};  // set_allocator's, or null for the pool
 };
 
+struct AllDeviceMemory {
+    std::mutex mutex;
+    std::vector<std::unique_ptr<DeviceMemory>> devices;
+};
+
+AllDeviceMemory& all_device_memory() {
+    static auto& all = *new AllDeviceMemory();
+    return all;
+}
+
 DeviceMemory& device_memory(int device) {
-    static std::mutex mutex;
-    static auto& all = *new std::vector<std::unique_ptr<DeviceMemory>>();
-    const std::scoped_lock lock(mutex);
-    if (all.empty()) {
-        all.resize(static_cast<std::size_t>(device_count()));
+    auto& all = all_device_memory();
+    const std::scoped_lock lock(all.mutex);
+    if (all.devices.empty()) {
+        all.devices.resize(static_cast<std::size_t>(device_count()));
     }
-    auto& slot = all.at(static_cast<std::size_t>(device));
+    auto& slot = all.devices.at(static_cast<std::size_t>(device));
     if (!slot) {
         slot = std::make_unique<DeviceMemory>();
     }
@@ -133,7 +143,19 @@ MemoryPool& get_default_memory_pool() {
     const int device = detail::backend().current_device();
     auto& memory = device_memory(device);
     std::call_once(memory.made, [&] { memory.pool = new MemoryPool(device); });
-    return *memory.pool;
+    return *memory.pool.load();
+}
+
+void release_cached_memory() {
+    detail::reclaim_finished_staging();
+    get_default_pinned_memory_pool().free_all_blocks();
+    auto& all = all_device_memory();
+    const std::scoped_lock lock(all.mutex);
+    for (const auto& memory : all.devices) {
+        if (MemoryPool* pool = memory ? memory->pool.load() : nullptr) {
+            pool->free_all_blocks();
+        }
+    }
 }
 
 PinnedMemoryPool& get_default_pinned_memory_pool() {

@@ -1,3 +1,5 @@
+#include "pool_registry.hpp"
+
 #include <kiln/error.hpp>
 #include <kiln/pool_resource.hpp>
 
@@ -51,10 +53,14 @@ struct BestFitOrder {
 
 using FreeSet = std::set<FreeEntry, BestFitOrder>;
 
-// The free blocks last freed on one stream.
+// The stream memory is owed to: the one whose work may still use it. None means idle memory, freed
+// on a stream that was destroyed after finishing its work, which any stream may take as it is.
+using OwedTo = std::optional<StreamView>;
+
+// The free blocks last freed on one stream, or the idle ones.
 struct StreamFree {
-    explicit StreamFree(StreamView freed_on) : stream(freed_on) {}
-    StreamView stream;
+    explicit StreamFree(OwedTo freed_on) : stream(freed_on) {}
+    OwedTo stream;
     FreeSet blocks;
 };
 
@@ -66,7 +72,7 @@ struct Block {
     std::byte* address = nullptr;
     std::size_t size = 0;       // a multiple of the granularity
     std::size_t requested = 0;  // while used: the bytes the caller asked for
-    StreamView stream;          // while free: the stream it was freed on; while used: allocated on
+    OwedTo stream;              // while free: the stream it was freed on; while used: allocated on
     BlockState state = BlockState::spare;
     Block* prev = nullptr;  // the address neighbours in the same chunk
     Block* next = nullptr;
@@ -175,6 +181,7 @@ struct PoolResource::State {
     void* allocate(std::size_t bytes, StreamView stream);
     void deallocate(void* ptr, std::size_t bytes, StreamView stream);
     void free_chunks(std::optional<StreamView> stream);
+    void retire(StreamView stream);
     void release_everything() noexcept;
 
 private:
@@ -185,10 +192,10 @@ private:
     void* allocate_chunk(std::size_t rounded, StreamView stream);
     void* hand_out(Block* block, std::size_t bytes, StreamView stream) noexcept;
 
-    StreamFree* find_list(StreamView stream) const noexcept;
-    StreamFree& list_for(StreamView stream);
+    StreamFree* find_list(OwedTo stream) const noexcept;
+    StreamFree& list_for(OwedTo stream);
+    void join_free(Block* block, StreamFree& list) noexcept;
     void release_if_free(Block* first, std::optional<StreamView> stream);
-    static bool freed_earlier_on(const Block* first, const Block* block) noexcept;
     Block* acquire_block();
     void release_block(Block* block) noexcept;
     void mark_free(Block* block, StreamFree& list) noexcept;
@@ -231,7 +238,9 @@ Block* PoolResource::State::take_cached(std::size_t rounded, StreamView stream) 
     if (best == nullptr) {
         return nullptr;
     }
-    order.make_wait(stream, best->block->stream);
+    if (const OwedTo producer = best->block->stream) {
+        order.make_wait(stream, *producer);
+    }
     return best->block;
 }
 
@@ -307,28 +316,49 @@ void PoolResource::State::deallocate(void* ptr, std::size_t bytes, StreamView st
                     " was allocated with " + std::to_string(block->requested) +
                     " bytes, but is freed with " + std::to_string(bytes) + " bytes");
     }
-    StreamFree& list = list_for(stream);
+    // Memory freed on a destroyed stream (an array that outlived its stream) is idle.
+    StreamFree& list = list_for(order.retired(stream) ? OwedTo{} : OwedTo{stream});
     in_use.erase(block);
     used_bytes -= block->size;
-    if (Block* prev = block->prev;
-        prev != nullptr && prev->state == BlockState::free && prev->owner == &list) {
+    join_free(block, list);
+}
+
+// Files a block that is no longer used, or no longer owed to its stream, among `list`'s free
+// blocks, merged with its free neighbours of the same list. Idle neighbours merge into any list,
+// and an idle block into any neighbour's: idle memory can take on any stream's order.
+void PoolResource::State::join_free(Block* block, StreamFree& list) noexcept {
+    StreamFree* into = &list;
+    const auto joins = [&into](const Block* neighbour) {
+        if (neighbour == nullptr || neighbour->state != BlockState::free ||
+            neighbour->owner == nullptr) {
+            return false;
+        }
+        if (neighbour->owner == into || !neighbour->owner->stream) {
+            return true;
+        }
+        if (!into->stream) {
+            into = neighbour->owner;
+            return true;
+        }
+        return false;
+    };
+    if (Block* prev = block->prev; joins(prev)) {
         unmark_free(prev);
         absorb(prev, block);
         block = prev;
     }
-    if (Block* next = block->next;
-        next != nullptr && next->state == BlockState::free && next->owner == &list) {
+    if (Block* next = block->next; joins(next)) {
         unmark_free(next);
         absorb(block, next);
     }
-    mark_free(block, list);
+    mark_free(block, *into);
 }
 
 // Returns the chunks whose blocks are all free: of every stream, or only those freed on `stream`.
 void PoolResource::State::free_chunks(std::optional<StreamView> stream) {
     std::vector<Block*> firsts;
     for (const auto& list : free_lists) {
-        if (!stream || list->stream == *stream) {
+        if (!stream || !list->stream || list->stream == *stream) {
             for (const FreeEntry& entry : list->blocks) {
                 if (entry.block->prev == nullptr) {
                     firsts.push_back(entry.block);
@@ -343,21 +373,27 @@ void PoolResource::State::free_chunks(std::optional<StreamView> stream) {
 }
 
 // A chunk's blocks can be free on several streams, since blocks of different streams never
-// merge. The chunk goes back on its first block's stream, made to wait on the others first.
+// merge. The chunk goes back on the first of those streams, made to wait on the others first; an
+// entirely idle chunk goes back on the null stream. With `stream`, only chunks whose blocks are
+// free on it (or idle) go back.
 void PoolResource::State::release_if_free(Block* first, std::optional<StreamView> stream) {
     std::size_t chunk_bytes = 0;
+    std::vector<StreamView> owed;
     for (const Block* block = first; block != nullptr; block = block->next) {
-        if (block->state != BlockState::free || (stream && block->stream != *stream)) {
+        if (block->state != BlockState::free ||
+            (stream && block->stream && *block->stream != *stream)) {
             return;
         }
         chunk_bytes += block->size;
-    }
-    for (const Block* block = first->next; block != nullptr; block = block->next) {
-        if (!freed_earlier_on(first, block)) {
-            order.make_wait(first->stream, block->stream);
+        if (block->stream && std::find(owed.begin(), owed.end(), *block->stream) == owed.end()) {
+            owed.push_back(*block->stream);
         }
     }
-    upstream.deallocate(first->address, chunk_bytes, first->stream);
+    const StreamView release_on = owed.empty() ? StreamView{} : owed.front();
+    for (std::size_t i = 1; i < owed.size(); ++i) {
+        order.make_wait(release_on, owed[i]);
+    }
+    upstream.deallocate(first->address, chunk_bytes, release_on);
     total_bytes -= chunk_bytes;
     for (Block* block = first; block != nullptr;) {
         Block* following = block->next;
@@ -367,14 +403,31 @@ void PoolResource::State::release_if_free(Block* first, std::optional<StreamView
     }
 }
 
-// Whether a block before `block` in its chunk, from `first` on, was freed on `block`'s stream.
-bool PoolResource::State::freed_earlier_on(const Block* first, const Block* block) noexcept {
-    for (const Block* earlier = first; earlier != block; earlier = earlier->next) {
-        if (earlier->stream == block->stream) {
-            return true;
+// `stream` has finished its work and is about to be destroyed: its free blocks become idle,
+// joining free neighbours where they can, and blocks allocated on it forget it.
+void PoolResource::State::retire(StreamView stream) {
+    for (Block& block : blocks) {
+        if (block.state == BlockState::used && block.stream == stream) {
+            block.stream.reset();
         }
     }
-    return false;
+    StreamFree* list = find_list(stream);
+    if (list == nullptr) {
+        return;
+    }
+    list_for(OwedTo{});  // the one step that can throw, taken before anything changes
+    std::vector<Block*> freed;
+    freed.reserve(list->blocks.size());
+    for (const FreeEntry& entry : list->blocks) {
+        freed.push_back(entry.block);
+    }
+    for (Block* block : freed) {
+        unmark_free(block);
+    }
+    std::erase_if(free_lists, [list](const auto& each) { return each.get() == list; });
+    for (Block* block : freed) {
+        join_free(block, *find_list(OwedTo{}));
+    }
 }
 
 void PoolResource::State::release_everything() noexcept {
@@ -387,13 +440,13 @@ void PoolResource::State::release_everything() noexcept {
             chunk_bytes += block->size;
         }
         try {
-            upstream.deallocate(first.address, chunk_bytes, first.stream);
+            upstream.deallocate(first.address, chunk_bytes, first.stream.value_or(StreamView{}));
         } catch (...) {  // NOLINT(bugprone-empty-catch): a destructor has nowhere to report it
         }
     }
 }
 
-StreamFree* PoolResource::State::find_list(StreamView stream) const noexcept {
+StreamFree* PoolResource::State::find_list(OwedTo stream) const noexcept {
     for (const auto& list : free_lists) {
         if (list->stream == stream) {
             return list.get();
@@ -402,7 +455,7 @@ StreamFree* PoolResource::State::find_list(StreamView stream) const noexcept {
     return nullptr;
 }
 
-StreamFree& PoolResource::State::list_for(StreamView stream) {
+StreamFree& PoolResource::State::list_for(OwedTo stream) {
     if (StreamFree* list = find_list(stream)) {
         return *list;
     }
@@ -453,10 +506,43 @@ void PoolResource::State::absorb(Block* front, Block* back) noexcept {
     release_block(back);
 }
 
+namespace {
+
+// Every live pool, so that a stream's destruction reaches them all. Never destroyed: pools may
+// outlive static destruction.
+struct PoolRegistry {
+    std::mutex mutex;
+    std::vector<PoolResource*> pools;
+};
+
+PoolRegistry& registry() {
+    static auto& pools = *new PoolRegistry();
+    return pools;
+}
+
+}  // namespace
+
+void detail::retire_stream_in_every_pool(StreamView stream) {
+    auto& all = registry();
+    const std::scoped_lock lock(all.mutex);
+    for (PoolResource* pool : all.pools) {
+        pool->retire_stream(stream);
+    }
+}
+
 PoolResource::PoolResource(MemoryResource& upstream, StreamOrder& order)
-    : state_(std::make_unique<State>(upstream, order)) {}
+    : state_(std::make_unique<State>(upstream, order)) {
+    auto& all = registry();
+    const std::scoped_lock lock(all.mutex);
+    all.pools.push_back(this);
+}
 
 PoolResource::~PoolResource() {
+    {
+        auto& all = registry();
+        const std::scoped_lock lock(all.mutex);
+        std::erase(all.pools, this);
+    }
     state_->release_everything();
 }
 
@@ -492,6 +578,12 @@ void PoolResource::free_all_blocks() {
 void PoolResource::free_all_blocks(StreamView stream) {
     const std::scoped_lock lock(state_->mutex);
     state_->free_chunks(stream);
+}
+
+void PoolResource::retire_stream(StreamView stream) {
+    const std::scoped_lock lock(state_->mutex);
+    state_->retire(stream);
+    state_->order.forget(stream);
 }
 
 void* PoolResource::do_allocate(std::size_t bytes, StreamView stream) {

@@ -99,6 +99,12 @@ private:
 [[nodiscard]] MemoryPool& get_default_memory_pool();
 [[nodiscard]] PinnedMemoryPool& get_default_pinned_memory_pool();
 
+// Returns what kiln's default pools cache (every device's pool, the pinned pool, the staging
+// buffers of finished uploads) to the device and the system; arrays still alive keep their memory,
+// and the pools fill again on use. Pools never free their cache at exit, so call this first where
+// a leak checker runs (compute-sanitizer --leak-check full) or another library needs the memory.
+void release_cached_memory();
+
 // What arrays on the current device allocate from: `resource` (the caller keeps it alive), or
 // with nullptr the default pool again.
 void set_allocator(MemoryResource* resource);

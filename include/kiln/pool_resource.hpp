@@ -23,6 +23,12 @@ public:
 
     // Work queued on `waiter` from now on runs only after all work queued so far on `producer`.
     virtual void make_wait(StreamView waiter, StreamView producer) = 0;
+
+    // Whether `stream` was destroyed after finishing its work, so that memory freed on it is idle.
+    [[nodiscard]] virtual bool retired(StreamView /*stream*/) const { return false; }
+
+    // The pool lets go of `stream`, which is about to be destroyed: drop what is kept for it.
+    virtual void forget(StreamView /*stream*/) noexcept {}
 };
 
 // Caches memory from an upstream resource, like CuPy's MemoryPool.
@@ -38,6 +44,13 @@ public:
 // A chunk is entirely free when all its blocks are. Its free blocks may belong to several streams
 // (blocks of different streams never merge): the pool then returns the chunk on its first block's
 // stream S, after order.make_wait(S, P) for each other stream P among its blocks.
+//
+// Streams end. A stream that has finished its work and is about to be destroyed is retired
+// (retire_stream, which kiln::Stream's destructor calls on every pool): its free blocks become
+// idle, owed to no stream, so any stream takes them without a wait and they merge with any free
+// neighbour; memory later freed under its handle (an array that outlived its stream), which
+// order.retired() reports, is idle too. The pool never names a retired stream again: not to
+// order.make_wait, not to the upstream. An entirely idle chunk goes back on the null stream.
 //
 // When the upstream throws OutOfMemory the pool returns its entirely free chunks and tries once
 // more; if that fails too it throws OutOfMemory(rounded request, total_bytes(), the upstream's
@@ -71,9 +84,13 @@ public:
 
     // Returns to the upstream every chunk that is entirely free.
     void free_all_blocks();
-    // The same, for the chunks that are entirely free on `stream` (one free block, since blocks of
-    // one stream merge); needs no make_wait.
+    // The same, for the chunks that are entirely free on `stream` or idle; needs no make_wait.
     void free_all_blocks(StreamView stream);
+
+    // `stream` has finished its work and is about to be destroyed; see the class comment. Then
+    // calls order.forget(stream). kiln::Stream's destructor does this for every pool; a stream
+    // kiln did not make must outlive the memory freed on it.
+    void retire_stream(StreamView stream);
 
 private:
     // Throws OutOfMemory when no chunk can be had.

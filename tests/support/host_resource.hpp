@@ -13,6 +13,7 @@
 #include <mutex>
 #include <new>
 #include <sstream>
+#include <unordered_set>
 #include <vector>
 
 namespace kiln::test {
@@ -131,7 +132,8 @@ private:
 };
 
 // Records make_wait calls, in order; fail_next() makes the next call throw, as a failing event
-// record would. Thread-safe.
+// record would. Streams can be retired (retired() says so) and then destroyed: a make_wait that
+// names a destroyed stream is recorded as a violation, where a device would crash. Thread-safe.
 class RecordingStreamOrder final : public StreamOrder {
 public:
     struct Wait {
@@ -146,7 +148,20 @@ public:
             fail_next_ = false;
             throw BackendError("cudaEventRecord", 700, "injected failure");
         }
+        if (destroyed_.contains(waiter) || destroyed_.contains(producer)) {
+            violations_.push_back({waiter, producer});
+        }
         waits_.push_back({waiter, producer});
+    }
+
+    [[nodiscard]] bool retired(StreamView stream) const override {
+        const std::scoped_lock lock(mutex_);
+        return retired_.contains(stream);
+    }
+
+    void forget(StreamView stream) noexcept override {
+        const std::scoped_lock lock(mutex_);
+        forgotten_.push_back(stream);
     }
 
     void fail_next() {
@@ -154,15 +169,38 @@ public:
         fail_next_ = true;
     }
 
+    // As kiln::Stream's destructor does, after synchronizing: retire, tell the pool, destroy.
+    void destroy(StreamView stream, PoolResource& pool) {
+        {
+            const std::scoped_lock lock(mutex_);
+            retired_.insert(stream);
+        }
+        pool.retire_stream(stream);
+        const std::scoped_lock lock(mutex_);
+        destroyed_.insert(stream);
+    }
+
     [[nodiscard]] std::vector<Wait> waits() const {
         const std::scoped_lock lock(mutex_);
         return waits_;
+    }
+    [[nodiscard]] std::vector<Wait> violations() const {
+        const std::scoped_lock lock(mutex_);
+        return violations_;
+    }
+    [[nodiscard]] std::vector<StreamView> forgotten() const {
+        const std::scoped_lock lock(mutex_);
+        return forgotten_;
     }
 
 private:
     mutable std::mutex mutex_;
     bool fail_next_ = false;
     std::vector<Wait> waits_;
+    std::vector<Wait> violations_;
+    std::vector<StreamView> forgotten_;
+    std::unordered_set<StreamView> retired_;
+    std::unordered_set<StreamView> destroyed_;
 };
 
 }  // namespace kiln::test

@@ -352,6 +352,198 @@ TEST_F(Pool, ChunkFreeOnTwoStreamsIsReturnedAfterAWait) {
     EXPECT_EQ(returned.stream, stream_a);
 }
 
+// Retired streams. Each test destroys its streams as kiln::Stream's destructor does (retire, tell
+// the pool, destroy); the order records any wait that names a destroyed stream, and no upstream
+// call may name one either. Handles past the shared ones, since the order remembers them.
+class PoolRetire : public Pool {
+protected:
+    const StreamView s1 = fake_stream(8);
+    const StreamView s2 = fake_stream(9);
+    static constexpr std::size_t mib = std::size_t{1} << 20U;
+
+    // The reproduction: s1 frees 1 MiB, s2 borrows its front 512 KiB and frees it.
+    void* borrow_front() {
+        void* whole = pool.allocate(mib, s1);
+        pool.deallocate(whole, mib, s1);
+        void* front = pool.allocate(mib / 2, s2);
+        EXPECT_EQ(front, whole);
+        pool.deallocate(front, mib / 2, s2);
+        EXPECT_EQ(order.waits(), (std::vector<Wait>{{s2, s1}}));
+        return whole;
+    }
+
+    // Destroys `stream` and remembers how many upstream calls came before.
+    void destroy(StreamView stream) {
+        order.destroy(stream, pool);
+        destroyed.emplace_back(stream, host.calls().size());
+    }
+
+    void expect_no_destroyed_stream_named() {
+        EXPECT_TRUE(order.violations().empty()) << order.violations().size() << " bad waits";
+        const auto calls = host.calls();
+        for (const auto& [gone, since] : destroyed) {
+            for (std::size_t i = since; i < calls.size(); ++i) {
+                EXPECT_NE(calls[i].stream, gone)
+                    << "upstream call " << i << " named a destroyed stream";
+            }
+        }
+    }
+
+    std::vector<std::pair<StreamView, std::size_t>> destroyed;
+};
+
+// The segfault: s2, the waiting stream, destroyed before free_all_blocks.
+TEST_F(PoolRetire, FreeAllBlocksAfterTheBorrowingStreamIsDestroyed) {
+    void* chunk = borrow_front();
+    destroy(s2);
+    EXPECT_EQ(pool.n_free_blocks(), 1U) << "s2's idle front merges into s1's free rest";
+    pool.free_all_blocks();
+    EXPECT_EQ(pool.total_bytes(), 0U);
+    EXPECT_EQ(pool.n_free_blocks(), 0U);
+    const UpstreamCall returned = host.calls().back();
+    EXPECT_TRUE(is_call(returned, UpstreamCall::Kind::deallocate, chunk, mib));
+    EXPECT_EQ(returned.stream, s1);
+    EXPECT_EQ(order.waits().size(), 1U) << "idle memory needs no wait";
+    expect_no_destroyed_stream_named();
+    EXPECT_EQ(order.forgotten(), (std::vector<StreamView>{s2}));
+}
+
+// The same chunk returned by the out-of-memory retry instead of free_all_blocks.
+TEST(PoolRetireOutOfMemory, RetryAfterTheBorrowingStreamIsDestroyed) {
+    constexpr std::size_t mib = std::size_t{1} << 20U;
+    CountingHostResource host;
+    kiln::LimitResource limit(host, 2 * mib);
+    RecordingStreamOrder order;
+    PoolResource pool(limit, order);
+    const StreamView s1 = fake_stream(10);
+    const StreamView s2 = fake_stream(11);
+    void* whole = pool.allocate(mib, s1);
+    pool.deallocate(whole, mib, s1);
+    pool.deallocate(pool.allocate(mib / 2, s2), mib / 2, s2);
+    order.destroy(s2, pool);
+
+    void* big = pool.allocate(2 * mib, s1);  // fits only once the cached chunk is returned
+    EXPECT_NE(big, nullptr);
+    EXPECT_EQ(pool.total_bytes(), 2 * mib);
+    EXPECT_TRUE(order.violations().empty());
+    for (const UpstreamCall& call : host.calls()) {
+        EXPECT_NE(call.stream, s2);
+    }
+    pool.deallocate(big, 2 * mib, s1);
+}
+
+// s1, the stream that freed the chunk first, destroyed instead: its rest joins s2's front.
+TEST_F(PoolRetire, LenderDestroyedFirst) {
+    void* chunk = borrow_front();
+    destroy(s1);
+    EXPECT_EQ(pool.n_free_blocks(), 1U);
+    EXPECT_EQ(pool.allocate(mib, s2), chunk) << "s2 takes the whole chunk again";
+    EXPECT_EQ(order.waits().size(), 1U);
+    pool.deallocate(chunk, mib, s2);
+    pool.free_all_blocks(s2);
+    EXPECT_EQ(pool.total_bytes(), 0U);
+    EXPECT_EQ(host.calls().back().stream, s2);
+    expect_no_destroyed_stream_named();
+}
+
+// Both destroyed: the chunk is idle, any stream takes it without a wait, and it goes back on the
+// null stream.
+TEST_F(PoolRetire, BothDestroyed) {
+    void* chunk = borrow_front();
+    destroy(s2);
+    destroy(s1);
+    EXPECT_EQ(pool.n_free_blocks(), 1U);
+    EXPECT_EQ(pool.allocate(mib / 4, stream_c), chunk);
+    EXPECT_EQ(order.waits().size(), 1U) << "idle memory needs no wait";
+    pool.deallocate(chunk, mib / 4, stream_c);
+    EXPECT_EQ(pool.n_free_blocks(), 1U) << "the freed front merges with the idle rest";
+    pool.free_all_blocks();
+    EXPECT_EQ(pool.total_bytes(), 0U);
+    EXPECT_EQ(host.calls().back().stream, stream_c);
+
+    void* alone = pool.allocate(mib, stream_b);
+    pool.deallocate(alone, mib, stream_b);
+    destroy(stream_b);  // a shared handle: destroyed last, in this test only
+    pool.free_all_blocks();
+    EXPECT_EQ(host.calls().back().stream, StreamView{}) << "an idle chunk goes back on null";
+    expect_no_destroyed_stream_named();
+}
+
+// An array that outlives its stream is freed under the destroyed handle: idle memory, never a
+// list of a dead stream.
+TEST_F(PoolRetire, FreedUnderADestroyedHandleIsIdle) {
+    void* survivor = pool.allocate(4096, s1);
+    void* in_use = pool.allocate(8192, s1);
+    destroy(s1);
+    pool.deallocate(survivor, 4096, s1);
+    EXPECT_EQ(pool.allocate(4096, s2), survivor);
+    EXPECT_TRUE(order.waits().empty());
+    pool.deallocate(survivor, 4096, s2);
+    pool.deallocate(in_use, 8192, s1);
+    pool.free_all_blocks();
+    EXPECT_EQ(pool.total_bytes(), 0U);
+    expect_no_destroyed_stream_named();
+}
+
+// A block still handed out when its stream goes, and the pool destroyed with it in use: the
+// destructor returns it on the null stream, not the destroyed one.
+TEST(PoolRetireLifetime, DestructorNamesNoDestroyedStream) {
+    CountingHostResource host;
+    RecordingStreamOrder order;
+    const StreamView gone = fake_stream(12);
+    {
+        PoolResource pool(host, order);
+        (void)pool.allocate(4096, gone);
+        order.destroy(gone, pool);
+    }
+    EXPECT_EQ(host.live_bytes(), 0U);
+    EXPECT_EQ(host.calls().back().stream, StreamView{});
+}
+
+// 8 threads create streams, allocate and free on them and on each other's, and destroy them;
+// no wait or upstream call names a stream after its destruction, and nothing leaks.
+TEST(PoolRetireStress, ThreadsCreateAndDestroyStreamsWhileAllocating) {
+    CountingHostResource host;
+    RecordingStreamOrder order;
+    PoolResource pool(host, order);
+    constexpr int threads = 8;
+    constexpr int lifetimes = 200;
+    std::vector<std::array<char, 1>> handles(threads * lifetimes);
+    std::latch start(threads);
+    auto work = [&](int thread) {
+        std::mt19937 random(static_cast<std::uint32_t>(thread));
+        start.arrive_and_wait();
+        for (int life = 0; life < lifetimes; ++life) {
+            const StreamView mine(&handles[static_cast<std::size_t>(thread * lifetimes + life)]);
+            std::vector<std::pair<void*, std::size_t>> live;
+            for (int i = 0; i < 20; ++i) {
+                const std::size_t bytes = 512 * (1 + random() % 64);
+                live.emplace_back(pool.allocate(bytes, mine), bytes);
+            }
+            for (const auto& [ptr, bytes] : live) {
+                pool.deallocate(ptr, bytes, mine);
+            }
+            if (life % 10 == 0) {
+                pool.free_all_blocks();
+            }
+            order.destroy(mine, pool);
+        }
+    };
+    std::vector<std::thread> workers;
+    workers.reserve(threads);
+    for (int t = 0; t < threads; ++t) {
+        workers.emplace_back(work, t);
+    }
+    for (auto& worker : workers) {
+        worker.join();
+    }
+    EXPECT_TRUE(order.violations().empty()) << order.violations().size() << " bad waits";
+    EXPECT_EQ(pool.used_bytes(), 0U);
+    pool.free_all_blocks();
+    EXPECT_EQ(pool.total_bytes(), 0U);
+    EXPECT_EQ(host.live_bytes(), 0U);
+}
+
 TEST(PoolOutOfMemory, ReleasesCachedChunksAndRetries) {
     CountingHostResource host;
     kiln::LimitResource limit(host, 2048);

@@ -139,6 +139,23 @@ TEST(DeviceHeaders, LimitsAreNumPysValuesAsConstantExpressions) {
     }
 }
 
+// Every header included and used, yet the code object holds no variable of kiln's: a module with
+// device globals loads several times slower, and every generated kernel includes the headers.
+TEST(DeviceHeaders, GiveAModuleNoGlobals) {
+    const std::string source = std::string("struct complex_is_not_a_limit_type;\n") +
+                               "#include <kiln/device.h>\n" + limits_source;
+    for (const auto& target : kiln::test::compile_targets()) {
+        SCOPED_TRACE(target);
+        const auto symbols =
+            kiln::test::read_elf(
+                backend().compile(CompileRequest{source, "limits", {}, target}).image)
+                .symbols;
+        for (const auto& symbol : symbols) {
+            EXPECT_EQ(symbol.find("kiln"), std::string::npos) << symbol;
+        }
+    }
+}
+
 std::string warp_size_check(int expected) {
     return "#include <kiln/warp.h>\n"
            "static_assert(KILN_WARP_SIZE == " +

@@ -1,23 +1,14 @@
 #include "sha256.hpp"
 
+#include "sha256_constants.hpp"
+#include "sha256_x86.hpp"
+
 #include <algorithm>
 #include <bit>
 
 namespace kiln::detail {
 
 namespace {
-
-// FIPS 180-4 section 4.2.2: the first 32 bits of the fractional parts of the cube roots of the
-// first 64 primes.
-constexpr std::array<std::uint32_t, 64> round_constants = {
-    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
 
 // FIPS 180-4 section 5.3.3: the first 32 bits of the fractional parts of the square roots of the
 // first 8 primes.
@@ -41,7 +32,9 @@ void store_big_endian(std::uint64_t value, std::byte* bytes, int count) noexcept
 
 }  // namespace
 
-Sha256::Sha256() noexcept {
+Sha256::Sha256(Implementation implementation) noexcept {
+    static const bool available = sha_extensions_available();
+    hardware_ = implementation == Implementation::fastest && available;
     reset();
 }
 
@@ -51,7 +44,17 @@ void Sha256::reset() noexcept {
     total_bytes_ = 0;
 }
 
-void Sha256::compress(const std::byte* block) noexcept {
+void Sha256::compress(const std::byte* blocks, std::size_t count) noexcept {
+    if (hardware_) {
+        compress_with_sha_extensions(state_, blocks, count);
+        return;
+    }
+    for (std::size_t i = 0; i < count; ++i) {
+        compress_portably(blocks + i * block_size);
+    }
+}
+
+void Sha256::compress_portably(const std::byte* block) noexcept {
     std::array<std::uint32_t, 64> schedule{};
     for (std::size_t t = 0; t < 16; ++t) {
         schedule.at(t) = load_big_endian(block + 4 * t);
@@ -67,7 +70,8 @@ void Sha256::compress(const std::byte* block) noexcept {
     for (std::size_t t = 0; t < 64; ++t) {
         const std::uint32_t big_sigma1 = std::rotr(e, 6) ^ std::rotr(e, 11) ^ std::rotr(e, 25);
         const std::uint32_t choose = (e & f) ^ (~e & g);
-        const std::uint32_t t1 = h + big_sigma1 + choose + round_constants.at(t) + schedule.at(t);
+        const std::uint32_t t1 =
+            h + big_sigma1 + choose + sha256_round_constants.at(t) + schedule.at(t);
         const std::uint32_t big_sigma0 = std::rotr(a, 2) ^ std::rotr(a, 13) ^ std::rotr(a, 22);
         const std::uint32_t majority = (a & b) ^ (a & c) ^ (b & c);
         const std::uint32_t t2 = big_sigma0 + majority;
@@ -100,13 +104,12 @@ void Sha256::update(std::span<const std::byte> bytes) noexcept {
         if (buffered_ < block_size) {
             return;
         }
-        compress(buffer_.data());
+        compress(buffer_.data(), 1);
         buffered_ = 0;
     }
-    while (bytes.size() >= block_size) {
-        compress(bytes.data());
-        bytes = bytes.subspan(block_size);
-    }
+    const std::size_t whole = bytes.size() / block_size;
+    compress(bytes.data(), whole);
+    bytes = bytes.subspan(whole * block_size);
     std::copy(bytes.begin(), bytes.end(), buffer_.begin());
     buffered_ = bytes.size();
 }
@@ -123,13 +126,13 @@ Sha256::Digest Sha256::finish() noexcept {
     if (buffered_ > block_size - 8) {
         std::fill(buffer_.begin() + static_cast<std::ptrdiff_t>(buffered_), buffer_.end(),
                   std::byte{0});
-        compress(buffer_.data());
+        compress(buffer_.data(), 1);
         buffered_ = 0;
     }
     std::fill(buffer_.begin() + static_cast<std::ptrdiff_t>(buffered_), buffer_.end() - 8,
               std::byte{0});
     store_big_endian(total_bits, buffer_.data() + block_size - 8, 8);
-    compress(buffer_.data());
+    compress(buffer_.data(), 1);
 
     Digest digest{};
     for (std::size_t i = 0; i < state_.size(); ++i) {

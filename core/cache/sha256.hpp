@@ -16,8 +16,10 @@ class Sha256 {
 public:
     static constexpr std::size_t digest_size = 32;
     using Digest = std::array<std::byte, digest_size>;
+    // fastest: the CPU's SHA instructions where it has them; portable: plain C++ everywhere.
+    enum class Implementation : std::uint8_t { fastest, portable };
 
-    Sha256() noexcept;
+    explicit Sha256(Implementation implementation = Implementation::fastest) noexcept;
     void update(std::span<const std::byte> bytes) noexcept;
     void update(std::string_view text) noexcept;
     // The digest of everything fed since construction or the last finish(); the object then
@@ -26,9 +28,11 @@ public:
 
 private:
     static constexpr std::size_t block_size = 64;
-    void compress(const std::byte* block) noexcept;
+    void compress(const std::byte* blocks, std::size_t count) noexcept;
+    void compress_portably(const std::byte* block) noexcept;
     void reset() noexcept;
 
+    bool hardware_ = false;
     std::array<std::uint32_t, 8> state_{};
     std::array<std::byte, block_size> buffer_{};
     std::size_t buffered_ = 0;

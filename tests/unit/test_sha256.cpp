@@ -92,4 +92,26 @@ TEST(Sha256, HexHasTwoLowerCaseDigitsPerByte) {
     EXPECT_EQ(to_hex({}), "");
 }
 
+// The CPU's SHA instructions (where this machine has them) and the portable code agree on every
+// length through several blocks, fed whole and in pieces.
+TEST(Sha256, HardwareAndPortableAgree) {
+    std::string message;
+    for (int i = 0; i < 1000; ++i) {
+        message += static_cast<char>((i * 131 + 7) % 256);
+    }
+    for (std::size_t length = 0; length <= message.size(); length += 7) {
+        const std::string_view text = std::string_view(message).substr(0, length);
+        Sha256 fastest;
+        Sha256 portable(Sha256::Implementation::portable);
+        fastest.update(text.substr(0, length / 3));
+        fastest.update(text.substr(length / 3));
+        portable.update(text);
+        EXPECT_EQ(to_hex(fastest.finish()), to_hex(portable.finish())) << length << " bytes";
+    }
+    Sha256 portable(Sha256::Implementation::portable);
+    portable.update("abc");
+    EXPECT_EQ(to_hex(portable.finish()),
+              "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+}
+
 }  // namespace

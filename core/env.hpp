@@ -14,7 +14,8 @@ namespace kiln::detail::env {
 // A non-negative integer. Throws Error naming the variable when the text is not one.
 [[nodiscard]] int parse_index(const char* name, std::string_view text);
 
-// A memory limit: a byte count ("1073741824") or a percentage of `total` ("50%", "12.5%").
+// A memory limit: a byte count ("1073741824") or a percentage of `total` ("50%", "12.5%"). "0"
+// and "0%" give 0, which MemoryPool reads as no limit, as CuPy reads CUPY_GPU_MEMORY_LIMIT.
 // Throws Error naming the variable when the text is neither, or the percentage exceeds 100.
 [[nodiscard]] std::size_t parse_memory_limit(const char* name, std::string_view text,
                                              std::size_t total);

@@ -66,6 +66,10 @@ void* acquire_staging(std::size_t bytes) {
     return get_default_pinned_memory_pool().allocate(bytes);
 }
 
+void release_staging(void* buffer, std::size_t bytes) {
+    get_default_pinned_memory_pool().deallocate(buffer, bytes);
+}
+
 void release_staging_after(void* buffer, std::size_t bytes, StreamView stream) {
     Event done({.disable_timing = true});
     done.record(stream);

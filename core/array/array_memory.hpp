@@ -1,4 +1,4 @@
-// Memory behind arrays, and the pinned staging buffers of asynchronous uploads.
+// Memory behind arrays, and the pinned staging buffers of host transfers.
 #pragma once
 
 #include <kiln/stream_view.hpp>
@@ -17,6 +17,8 @@ namespace kiln::detail {
 // Returns `buffer` to the pinned pool once the work queued so far on `stream` (the copy reading
 // it) is done.
 void release_staging_after(void* buffer, std::size_t bytes, StreamView stream);
+// Returns `buffer` to the pinned pool now: no queued work uses it any more.
+void release_staging(void* buffer, std::size_t bytes);
 // Returns the staging buffers whose copies have finished to the pinned pool.
 void reclaim_finished_staging();
 

@@ -2,6 +2,7 @@
 #include "../profiling.hpp"
 #include "module_state.hpp"
 #include "param_spec.hpp"
+#include "raw_arguments.hpp"
 #include "shared_definitions.hpp"
 #include "signature.hpp"
 
@@ -22,45 +23,6 @@ namespace {
 std::string describe(Dim3 d) {
     return "(" + std::to_string(d.x) + ", " + std::to_string(d.y) + ", " + std::to_string(d.z) +
            ")";
-}
-
-std::string describe(const KernelArg& arg) {
-    switch (arg.kind()) {
-        case KernelArg::Kind::array:
-            return "an ndarray of " + std::string(name(*arg.dtype()));
-        case KernelArg::Kind::scalar:
-            return "a scalar of " + std::string(name(*arg.dtype()));
-        case KernelArg::Kind::pointer:
-            return arg.dtype() ? "a pointer to " + std::string(name(*arg.dtype())) : "a pointer";
-    }
-    return "an argument";
-}
-
-// Whether an argument can bind to the parameter the kernel declares.
-bool matches(const KernelArg& arg, const detail::KernelParameter& p) {
-    if (p.pointer) {
-        return arg.kind() != KernelArg::Kind::scalar &&
-               !(p.pointee && arg.dtype() && *arg.dtype() != *p.pointee);
-    }
-    if (p.scalar) {
-        return arg.kind() == KernelArg::Kind::scalar && *arg.dtype() == *p.scalar;
-    }
-    return true;
-}
-
-// Checks one argument against the parameter the kernel declares; TypeError on a mismatch. The
-// message is built only then: this runs on every launch.
-void check_argument(const std::string& kernel, std::size_t index, const KernelArg& arg,
-                    const detail::KernelParameter& p) {
-    if (matches(arg, p)) {
-        return;
-    }
-    throw TypeError("kiln: RawKernel '" + kernel + "': argument " + std::to_string(index + 1) +
-                    (p.name.empty() ? "" : " ('" + p.name + "')") + " is " + describe(arg) +
-                    " but the kernel takes '" + p.text + "'" +
-                    (!p.pointer && arg.kind() == KernelArg::Kind::scalar
-                         ? ": pass a value of exactly that type"
-                         : ""));
 }
 
 }  // namespace
@@ -118,6 +80,18 @@ void RawKernel::operator()(Dim3 grid, Dim3 block, std::initializer_list<KernelAr
 void RawKernel::operator()(Dim3 grid, Dim3 block, std::span<const KernelArg> args,
                            const LaunchOptions& options) const {
     const std::string& kernel = name_;
+    constexpr std::size_t max_arguments = 256;
+    if (args.size() > max_arguments) {
+        throw Error("kiln: RawKernel '" + kernel + "': more than 256 arguments");
+    }
+    std::array<void*, max_arguments> packed{};
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        packed.at(i) = args[i].address();
+    }
+    // Integer scalars converted to their parameters' types, pointed to from `packed`. Left
+    // uninitialized: only the entries written below are read, and launches stay cheap.
+    // NOLINTNEXTLINE(cppcoreguidelines-pro-type-member-init)
+    std::array<detail::ConvertedScalar, max_arguments> converted;
     if (const auto& signature = *signature_) {
         if (args.size() != signature->size()) {
             throw TypeError("kiln: RawKernel '" + kernel + "': takes " +
@@ -125,7 +99,10 @@ void RawKernel::operator()(Dim3 grid, Dim3 block, std::span<const KernelArg> arg
                             std::to_string(args.size()));
         }
         for (std::size_t i = 0; i < args.size(); ++i) {
-            check_argument(kernel, i, args[i], (*signature)[i]);
+            if (auto bytes = detail::bind_raw_argument(kernel, i, args[i], (*signature)[i])) {
+                converted.at(i) = *bytes;
+                packed.at(i) = converted.at(i).data();
+            }
         }
     }
     auto& gpu = detail::backend();
@@ -166,14 +143,6 @@ void RawKernel::operator()(Dim3 grid, Dim3 block, std::span<const KernelArg> arg
                     ")");
     }
 
-    constexpr std::size_t max_arguments = 256;
-    if (args.size() > max_arguments) {
-        throw Error("kiln: RawKernel '" + kernel + "': more than 256 arguments");
-    }
-    std::array<void*, max_arguments> packed{};
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        packed.at(i) = args[i].address();
-    }
     const StreamView stream = options.stream.value_or(current_stream());
     detail::LaunchConfig config{
         {grid.x, grid.y, grid.z}, {block.x, block.y, block.z}, options.shared_mem, stream.native()};

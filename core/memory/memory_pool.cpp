@@ -3,6 +3,7 @@
 #include "../env.hpp"
 #include "../lifetime.hpp"
 #include "device_resources.hpp"
+#include "pool_limit.hpp"
 
 #include <kiln/device.hpp>
 #include <kiln/error.hpp>
@@ -10,7 +11,6 @@
 #include <kiln/stream.hpp>
 
 #include <atomic>
-#include <limits>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -23,13 +23,14 @@ int resolve(std::optional<int> device) {
     return Device(device.value_or(detail::backend().current_device())).id();
 }
 
-std::size_t initial_limit(int device) {
+// The cap KILN_GPU_MEMORY_LIMIT sets; unset, 0 and 0% mean none, as CUPY_GPU_MEMORY_LIMIT's do.
+std::size_t initial_cap(int device) {
     auto text = detail::env::get("KILN_GPU_MEMORY_LIMIT");
     if (!text) {
-        return std::numeric_limits<std::size_t>::max();
+        return LimitResource::no_limit;
     }
-    return detail::env::parse_memory_limit("KILN_GPU_MEMORY_LIMIT", *text,
-                                           Device(device).properties().total_memory);
+    return detail::pool_limit_cap(detail::env::parse_memory_limit(
+        "KILN_GPU_MEMORY_LIMIT", *text, Device(device).properties().total_memory));
 }
 
 // Per-device state that lives until the process exits: never destroyed, so no vendor call runs
@@ -68,11 +69,19 @@ DeviceMemory& device_memory(int device) {
 MemoryPool::MemoryPool(std::optional<int> device)
     : device_(resolve(device)),
       device_memory_(std::make_unique<detail::DeviceResource>(device_)),
-      limit_(std::make_unique<LimitResource>(*device_memory_, initial_limit(device_))),
+      limit_(std::make_unique<LimitResource>(*device_memory_, initial_cap(device_))),
       order_(std::make_unique<detail::EventStreamOrder>(device_)),
       pool_(std::make_unique<PoolResource>(*limit_, *order_)) {}
 
 MemoryPool::~MemoryPool() = default;
+
+void MemoryPool::set_limit(std::size_t bytes) {
+    limit_->set_limit(detail::pool_limit_cap(bytes));
+}
+
+std::size_t MemoryPool::get_limit() const noexcept {
+    return detail::pool_limit_of_cap(limit_->limit());
+}
 
 void MemoryPool::set_limit_fraction(double fraction) {
     if (!(fraction >= 0.0 && fraction <= 1.0)) {

@@ -20,7 +20,9 @@ class NoStreamOrder;
 }  // namespace detail
 
 // Device memory of one device, cached by a stream-aware best-fit pool under a limit. The limit
-// starts at KILN_GPU_MEMORY_LIMIT (bytes, or "N%" of the device's memory), else none.
+// starts at KILN_GPU_MEMORY_LIMIT (bytes, or "N%" of the device's memory), else none. As in
+// CuPy, a limit of 0 means no limit: set_limit(0), set_limit_fraction(0),
+// KILN_GPU_MEMORY_LIMIT=0 and =0% all remove it, and get_limit() returns 0 while there is none.
 class MemoryPool final : public MemoryResource {
 public:
     // A pool for `device` (default: the current device).
@@ -40,10 +42,12 @@ public:
     void free_all_blocks() { pool_->free_all_blocks(); }
     void free_all_blocks(StreamView stream) { pool_->free_all_blocks(stream); }
 
-    // Caps total_bytes(): a byte count, or a fraction (0 to 1) of the device's memory.
-    void set_limit(std::size_t bytes) { limit_->set_limit(bytes); }
+    // Caps total_bytes(): a byte count, or a fraction (0 to 1) of the device's memory; 0 (or a
+    // fraction that comes to 0 bytes) removes the limit.
+    void set_limit(std::size_t bytes);
     void set_limit_fraction(double fraction);
-    [[nodiscard]] std::size_t get_limit() const noexcept { return limit_->limit(); }
+    // The limit in bytes; 0 when there is none.
+    [[nodiscard]] std::size_t get_limit() const noexcept;
 
 private:
     void* do_allocate(std::size_t bytes, StreamView stream) override;

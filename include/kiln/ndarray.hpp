@@ -64,9 +64,10 @@ public:
     // Sets every element; throws TypeError when the value does not fit the dtype.
     void fill(const Scalar& value);
 
-    // To the host in C order. Synchronous; or asynchronous on `stream`, in which case `out` must
-    // stay valid until the stream reaches the copy (use pinned memory for real overlap). T must
-    // be the array's element type (TypeError otherwise), and `out` must hold size() elements.
+    // To the host in C order. Synchronous, through pinned staging (at most 64 MiB pinned per
+    // call, whatever the size); or asynchronous on `stream`, straight into `out`, which must stay
+    // valid until the stream reaches the copy (use pinned memory for real overlap). T must be the
+    // array's element type (TypeError otherwise), and `out` must hold size() elements.
     template <class T>
     [[nodiscard]] std::vector<T> get() const {
         const auto count = static_cast<std::size_t>(size_);
@@ -90,8 +91,11 @@ public:
         to_host(out.data(), out.size(), dtype_of<T>, stream);
     }
 
-    // From the host in C order. Synchronous; or asynchronous on `stream` through a pinned
-    // staging buffer, in which case `values` may be reused as soon as the call returns.
+    // From the host in C order, through pinned staging (a ring of at most 64 MiB per call,
+    // whatever the size). Synchronous; or asynchronous on `stream`, in which case `values` may be
+    // reused as soon as the call returns. An upload larger than the ring refills it as the stream
+    // drains it, so it returns only once the stream has moved all but its last 64 MiB: after
+    // the work queued before it on `stream`.
     template <class T>
     void set(std::span<const T> values) {
         from_host(values.data(), values.size(), dtype_of<T>, std::nullopt);

@@ -32,8 +32,10 @@ struct Dim3 {
     unsigned z = 1;
 };
 
-// One kernel argument: an array (its data pointer), a scalar kept in its exact C++ type (a double
-// stays a double: pass 1.5F for a float parameter), or a raw device pointer.
+// One kernel argument: an array (its data pointer), a scalar kept in its exact C++ type, or a raw
+// device pointer. Where the kernel's signature is known, an integer scalar converts to an integer
+// parameter of another width or signedness when its value fits (TypeError otherwise); other
+// scalars must match exactly (a double stays a double: pass 1.5F for a float parameter).
 class KernelArg {
 public:
     enum class Kind { array, scalar, pointer };
@@ -97,7 +99,8 @@ public:
     RawKernel& operator=(RawKernel&& other) noexcept;
 
     // Launches on the current device. When the kernel's signature can be read, arguments are
-    // checked against it: a wrong count or type is a TypeError, never garbage.
+    // checked against it: a wrong count or type, or an integer out of its parameter's range, is
+    // a TypeError, never garbage.
     void operator()(Dim3 grid, Dim3 block, std::initializer_list<KernelArg> args,
                     const LaunchOptions& options = {}) const;
     void operator()(Dim3 grid, Dim3 block, std::span<const KernelArg> args,

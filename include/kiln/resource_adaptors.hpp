@@ -50,6 +50,11 @@ private:
 // Caps the bytes held from its upstream: an allocation that would take the bytes in use past the
 // limit throws OutOfMemory(requested, used, limit) without reaching the upstream. Counts the
 // bytes its callers ask for. Thread-safe.
+//
+// The limit is a plain cap, as in RMM's limiting adaptor: 0 allows nothing, and no_limit is
+// spelled out. Only MemoryPool and KILN_GPU_MEMORY_LIMIT, which mirror CuPy's API, read 0 as
+// "no limit": a building block that gave one value two meanings would make limit() - used()
+// and the limit OutOfMemory reports wrong for whoever composes it.
 class LimitResource final : public MemoryResource {
 public:
     // The limit meaning "no limit"; it is the default.

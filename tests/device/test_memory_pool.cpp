@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <optional>
 #include <random>
@@ -78,7 +79,8 @@ TEST(MemoryPool, LimitAndOutOfMemory) {
     EXPECT_EQ(pool.get_limit(), total / 2);
     EXPECT_THROW(pool.set_limit_fraction(1.5), kiln::Error);
 
-    pool.set_limit(std::numeric_limits<std::size_t>::max());
+    pool.set_limit(0);
+    EXPECT_EQ(pool.get_limit(), 0U);
     try {
         const kiln::ndarray huge = kiln::empty({static_cast<std::int64_t>(total) * 2}, kiln::uint8);
         FAIL() << "expected kiln::OutOfMemory from the device";
@@ -100,6 +102,36 @@ TEST(MemoryPool, LimitFromTheEnvironment) {
     unsetenv("KILN_GPU_MEMORY_LIMIT");
     EXPECT_EQ(quarter.get_limit(), kiln::Device::current().properties().total_memory / 4);
     EXPECT_EQ(bytes.get_limit(), 123456U);
+}
+
+// As in CuPy, a limit of 0 is no limit: set_limit(0), set_limit_fraction(0) and
+// KILN_GPU_MEMORY_LIMIT=0 or 0% lift a limit, and get_limit() then reports 0.
+TEST(MemoryPool, ZeroMeansNoLimitAsInCupy) {
+    KILN_REQUIRE_DEVICE();
+    constexpr std::int64_t mib = 1 << 20;
+    kiln::MemoryPool pool;
+    const UseAllocator use(pool);
+    pool.set_limit(mib);
+    EXPECT_THROW((void)kiln::empty({64 * mib}, kiln::uint8), kiln::OutOfMemory);
+    pool.set_limit(0);
+    EXPECT_EQ(pool.get_limit(), 0U);
+    {
+        const kiln::ndarray a = kiln::empty({64 * mib}, kiln::uint8);
+        EXPECT_GE(pool.used_bytes(), 64U * mib);
+    }
+    pool.set_limit(mib);
+    pool.set_limit_fraction(0.0);
+    EXPECT_EQ(pool.get_limit(), 0U);
+    EXPECT_NO_THROW((void)kiln::empty({64 * mib}, kiln::uint8));
+
+    for (const char* text : {"0", "0%"}) {
+        setenv("KILN_GPU_MEMORY_LIMIT", text, 1);
+        kiln::MemoryPool from_env;
+        unsetenv("KILN_GPU_MEMORY_LIMIT");
+        EXPECT_EQ(from_env.get_limit(), 0U) << text;
+        const UseAllocator use_env(from_env);
+        EXPECT_NO_THROW((void)kiln::empty({64 * mib}, kiln::uint8)) << text;
+    }
 }
 
 // A block freed on stream A after A's slow write is handed to stream B; B must see the write.

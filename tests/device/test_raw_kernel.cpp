@@ -11,7 +11,9 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <numeric>
+#include <string>
 #include <vector>
 
 namespace {
@@ -231,6 +233,57 @@ TEST(RawKernel, MismatchedArgumentsAreTypeErrors) {
     // A raw pointer is accepted where the kernel takes one.
     axpy(Dim3{1}, Dim3{8}, {1.0F, static_cast<const float*>(x.data()), y, 8});
     EXPECT_EQ(y.get<float>(), std::vector<float>(8, 4.0F));
+}
+
+constexpr const char* affine_source = R"(
+extern "C" __global__ void affine_index(long long* out, unsigned int n, size_t offset, int scale,
+                                        long long shift) {
+    unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = (long long)offset + (long long)i * scale + shift;
+}
+)";
+
+// Integer arguments of another width or signedness convert to the parameter's type when the value
+// fits (an int literal for unsigned int, an int for size_t, a size_t for int, a negative int for
+// long long, whose bytes alone would read as 4294967289); out of range is a TypeError, and
+// floating-point arguments stay exact.
+TEST(RawKernel, IntegerArgumentsConvertWhenTheyFit) {
+    KILN_REQUIRE_DEVICE();
+    const kiln::RawKernel affine(affine_source, "affine_index");
+    ndarray out = kiln::zeros({128}, kiln::int64);
+    affine(Dim3{1}, Dim3{128}, {out, 100, 5, std::size_t{3}, -7});
+    std::vector<std::int64_t> want(128, 0);
+    for (std::int64_t i = 0; i < 100; ++i) {
+        want[static_cast<std::size_t>(i)] = 5 + 3 * i - 7;
+    }
+    EXPECT_EQ(out.get<std::int64_t>(), want);
+
+    auto refused = [&](std::initializer_list<kiln::KernelArg> args) -> std::string {
+        try {
+            affine(Dim3{1}, Dim3{128}, args);
+        } catch (const kiln::TypeError& e) {
+            return e.what();
+        }
+        return "";
+    };
+    const std::string negative = refused({out, -1, 5, 3, 0LL});
+    EXPECT_NE(negative.find("'affine_index'"), std::string::npos) << negative;
+    EXPECT_NE(negative.find("argument 2 ('n')"), std::string::npos) << negative;
+    EXPECT_NE(negative.find("(-1)"), std::string::npos) << negative;
+    EXPECT_NE(negative.find("'unsigned int n'"), std::string::npos) << negative;
+    const std::string too_big = refused({out, 100, 5, std::int64_t{INT32_MAX} + 1, 0LL});
+    EXPECT_NE(too_big.find("argument 4 ('scale')"), std::string::npos) << too_big;
+    EXPECT_NE(too_big.find("2147483648"), std::string::npos) << too_big;
+    EXPECT_NE(too_big.find("'int scale'"), std::string::npos) << too_big;
+    EXPECT_NE(refused({out, 100, -5, 3, 0LL}).find("'size_t offset'"), std::string::npos);
+    EXPECT_EQ(out.get<std::int64_t>(), want) << "a refused launch must not run";
+
+    const kiln::RawKernel axpy(axpy_source, "axpy");
+    ndarray x = kiln::ones({8}, kiln::float32);
+    ndarray y = kiln::ones({8}, kiln::float32);
+    EXPECT_THROW(axpy(Dim3{1}, Dim3{8}, {2.0, x, y, 8}), kiln::TypeError) << "double for float";
+    axpy(Dim3{1}, Dim3{8}, {2.0F, x, y, std::size_t{8}});  // size_t for int n converts
+    EXPECT_EQ(y.get<float>(), std::vector<float>(8, 3.0F));
 }
 
 TEST(RawKernel, LaunchLimitsAreCheckedBeforeLaunching) {

@@ -45,7 +45,9 @@ TEST(Env, MemoryLimitInBytesOrPercent) {
     using kiln::detail::env::parse_memory_limit;
     const std::size_t total = 80ULL << 30;
     EXPECT_EQ(parse_memory_limit("KILN_GPU_MEMORY_LIMIT", "1073741824", total), 1ULL << 30);
+    // 0 and 0% are 0, which the pool reads as no limit (test_pool_limit.cpp).
     EXPECT_EQ(parse_memory_limit("KILN_GPU_MEMORY_LIMIT", "0", total), 0U);
+    EXPECT_EQ(parse_memory_limit("KILN_GPU_MEMORY_LIMIT", "0%", total), 0U);
     EXPECT_EQ(parse_memory_limit("KILN_GPU_MEMORY_LIMIT", "50%", total), 40ULL << 30);
     EXPECT_EQ(parse_memory_limit("KILN_GPU_MEMORY_LIMIT", "12.5%", total), 10ULL << 30);
     EXPECT_EQ(parse_memory_limit("KILN_GPU_MEMORY_LIMIT", "100%", total), total);

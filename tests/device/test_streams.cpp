@@ -41,6 +41,7 @@ private:
 
 TEST(Stream, SynchronizeDoneAndMovedFromUse) {
     KILN_REQUIRE_DEVICE();
+    KILN_SKIP_UNDER_SANITIZER();
     kiln::Stream stream;
     EXPECT_EQ(stream.device(), kiln::Device::current().id());
     TestKernels kernels;

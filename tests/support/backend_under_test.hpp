@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,3 +33,12 @@ inline constexpr std::uint16_t elf_machine = is_cuda ? 190 : 224;
 #define KILN_REQUIRE_DEVICE()        \
     if (::kiln::device_count() == 0) \
     GTEST_SKIP() << "no " << ::kiln::test::backend_name << " device: " << ::kiln::no_device_reason()
+
+// Skips a test that times the device against the host (a kernel must still run when the host
+// looks) while ci/gpu-run.sh --sanitize runs it under a compute-sanitizer tool, which serializes
+// and slows kernels; only then.
+#define KILN_SKIP_UNDER_SANITIZER()                                                            \
+    if (const char* kiln_sanitizer = std::getenv("KILN_SANITIZER"); kiln_sanitizer != nullptr) \
+    GTEST_SKIP()                                                                               \
+        << "times the device against the host, which cannot hold under compute-sanitizer "     \
+        << kiln_sanitizer

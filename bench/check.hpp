@@ -1,9 +1,10 @@
-// kiln's results against the Kokkos reference: float32 within 1e-5 relative norm, float64 within
-// 1e-12, integers exactly; a NaN anywhere fails.
+// kiln's results against the Kokkos reference: float32 (and complex64) within 1e-5 relative norm,
+// float64 (and complex128) within 1e-12, integers exactly; a NaN anywhere fails.
 #pragma once
 
 #include "record.hpp"
 
+#include <complex>
 #include <cstdint>
 #include <span>
 #include <type_traits>
@@ -32,6 +33,23 @@ template <class T>
         const std::vector<std::int64_t> w(want.begin(), want.end());
         return check_exact(g, w);
     }
+}
+
+// Complex values: the relative norm over real and imaginary parts, at their real type's
+// tolerance.
+template <class T>
+[[nodiscard]] Check check_values(std::span<const std::complex<T>> got,
+                                 std::span<const std::complex<T>> want) {
+    const auto parts = [](std::span<const std::complex<T>> values) {
+        std::vector<double> flat;
+        flat.reserve(2 * values.size());
+        for (const auto& v : values) {
+            flat.push_back(v.real());
+            flat.push_back(v.imag());
+        }
+        return flat;
+    };
+    return check_relative(parts(got), parts(want), tolerance_of<T>());
 }
 
 template <class T>

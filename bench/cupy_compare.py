@@ -30,7 +30,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import philox  # noqa: E402  (bench/philox.py, beside this file)
 
-TOLERANCE = {"float32": 1e-5, "float64": 1e-12}
+TOLERANCE = {"float32": 1e-5, "float64": 1e-12, "complex64": 1e-5, "complex128": 1e-12}
+COMPLEX_VIEWS = ("complex64", "complex128")
 
 
 # --- inputs -------------------------------------------------------------------------------------
@@ -42,7 +43,7 @@ def input_key(spec):
 
 def draw_count(spec):
     count = math.prod(spec["shape"])
-    return 2 * count if spec.get("view") == "complex128" else count
+    return 2 * count if spec.get("view") in COMPLEX_VIEWS else count
 
 
 def draw(spec, count):
@@ -73,8 +74,8 @@ class Inputs:
             self.cache[key] = draw(spec, self.longest[key])
         values = self.cache[key][:draw_count(spec)]
         check_first_values(spec, values)
-        if spec.get("view") == "complex128":
-            values = values.view(np.complex128)
+        if spec.get("view") in COMPLEX_VIEWS:
+            values = values.view(np.dtype(spec["view"]))
         return values.reshape(spec["shape"])
 
     def done_with(self, index):
@@ -131,9 +132,16 @@ class Run:
         return self.pool.total_bytes()
 
 
+def real_parts(values):
+    """float64 values; complex ones as their real and imaginary parts side by side."""
+    values = np.asarray(values)
+    if np.iscomplexobj(values):
+        return values.astype(np.complex128).ravel().view(np.float64)
+    return values.astype(np.float64).ravel()
+
+
 def relative_check(got, want, tolerance):
-    got = np.asarray(got, dtype=np.float64).ravel()
-    want = np.asarray(want, dtype=np.float64).ravel()
+    got, want = real_parts(got), real_parts(want)
     if got.shape != want.shape:
         return {"status": "FAIL", "detail": f"{got.size} values, the reference {want.size}"}
     if np.isnan(got).any() or np.isnan(want).any():
@@ -217,8 +225,8 @@ def run_workload(run, inputs, record):
         timing = run.time_device(lambda: cp.copyto(target, source))
         return finish(timing, None, None, None)
 
-    if name.startswith(("clipped_relu", "squared_diff", "squared_magnitude", "vector_add",
-                        "softplus", "twice_transposed")):
+    if name.startswith(("clipped_relu", "squared_diff", "squared_magnitude", "conj_multiply",
+                        "vector_add", "softplus", "twice_transposed")):
         kernel = make_kernel(cp, definition)
         x = dev["z" if "z" in dev else "x"]
         if name.startswith("clipped_relu"):
@@ -226,9 +234,13 @@ def run_workload(run, inputs, record):
             args, want = (x, cap), np.minimum(np.maximum(host["x"], 0.0), cap)
         elif name.startswith("squared_diff"):
             args, want = (x, dev["y"]), (host["x"] - host["y"]) ** 2
-        elif name.startswith("squared_magnitude"):
+        elif name.startswith("squared_magnitude") and "z" in host:
             z = host["z"]
             args, want = (x,), z.real * z.real + z.imag * z.imag
+        elif name.startswith("squared_magnitude"):
+            args, want = (x, dev["y"]), host["x"] * host["x"] + host["y"] * host["y"]
+        elif name.startswith("conj_multiply"):
+            args, want = (x, dev["y"]), host["x"] * np.conj(host["y"])
         elif name.startswith("vector_add"):
             args, want = (x, dev["y"]), host["x"] + host["y"]
         elif name.startswith("softplus"):
@@ -266,6 +278,12 @@ def run_workload(run, inputs, record):
                 shared_mem=block * 8))
             got = float(result)
         return finish(timing, [got], [want], "float64")
+
+    if name.startswith("sum_c"):
+        kernel = make_kernel(cp, definition)
+        want = np.sum(host["x"].astype(np.complex128))
+        timing = run.time_device(lambda: out.update(r=kernel(dev["x"])))
+        return finish(timing, [complex(out["r"])], [want], record["dtype"])
 
     if name.startswith(("l2norm", "sum_axis")):
         kernel = make_kernel(cp, definition)

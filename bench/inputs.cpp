@@ -73,25 +73,43 @@ Input<T> integers_input(const Context& context, std::string name, const Shape& s
         [&](std::size_t count) { return random::integers_host<T>(count, low, high, seed); });
 }
 
-Input<std::complex<double>> complex_normal_input(const Context& context, std::string name,
-                                                 std::int64_t count, double stddev,
-                                                 std::uint64_t seed) {
-    auto parts = normal_input<double>(context, std::move(name), {count, 2}, stddev, seed);
-    Input<std::complex<double>> input;
-    input.spec = parts.spec;
+namespace {
+
+// The (count, 2) draw of parts read as `count` complex numbers; on the device, a complex view
+// of the same memory.
+template <class T>
+Input<std::complex<T>> complex_view(const Context& context, Input<T> parts, std::int64_t count) {
+    Input<std::complex<T>> input;
+    input.spec = std::move(parts.spec);
     input.spec.shape = {count};
-    input.spec.view = "complex128";
+    input.spec.view = name(dtype_of<std::complex<T>>);
     input.host.resize(static_cast<std::size_t>(count));
     for (std::size_t i = 0; i < input.host.size(); ++i) {
         input.host[i] = {parts.host[2 * i], parts.host[2 * i + 1]};
     }
     if (context.gpu) {
-        // The complex view of the float64 pairs keeps their array alive through its deleter.
+        // The complex view of the pairs keeps their array alive through its deleter.
         const ndarray pairs = parts.device;
-        input.device = from_pointer(pairs.data(), {count}, complex128, std::nullopt,
+        input.device = from_pointer(pairs.data(), {count}, dtype_of<std::complex<T>>, std::nullopt,
                                     [pairs](void* /*data*/) {});
     }
     return input;
+}
+
+}  // namespace
+
+template <class T>
+Input<std::complex<T>> complex_normal_input(const Context& context, std::string name,
+                                            std::int64_t count, double stddev, std::uint64_t seed) {
+    return complex_view(context,
+                        normal_input<T>(context, std::move(name), {count, 2}, stddev, seed), count);
+}
+
+template <class T>
+Input<std::complex<T>> complex_uniform_input(const Context& context, std::string name,
+                                             std::int64_t count, double high, std::uint64_t seed) {
+    return complex_view(context, uniform_input<T>(context, std::move(name), {count, 2}, high, seed),
+                        count);
 }
 
 template Input<float> uniform_input<float>(const Context&, std::string, const Shape&, double,
@@ -105,5 +123,17 @@ template Input<double> normal_input<double>(const Context&, std::string, const S
 template Input<std::int32_t> integers_input<std::int32_t>(const Context&, std::string, const Shape&,
                                                           std::int64_t, std::int64_t,
                                                           std::uint64_t);
+template Input<std::complex<float>> complex_normal_input<float>(const Context&, std::string,
+                                                                std::int64_t, double,
+                                                                std::uint64_t);
+template Input<std::complex<double>> complex_normal_input<double>(const Context&, std::string,
+                                                                  std::int64_t, double,
+                                                                  std::uint64_t);
+template Input<std::complex<float>> complex_uniform_input<float>(const Context&, std::string,
+                                                                 std::int64_t, double,
+                                                                 std::uint64_t);
+template Input<std::complex<double>> complex_uniform_input<double>(const Context&, std::string,
+                                                                   std::int64_t, double,
+                                                                   std::uint64_t);
 
 }  // namespace kiln::bench

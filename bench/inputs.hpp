@@ -34,9 +34,15 @@ template <class T>
 template <class T>
 [[nodiscard]] Input<T> integers_input(const Context& context, std::string name, const Shape& shape,
                                       std::int64_t low, std::int64_t high, std::uint64_t seed);
-// complex128 values whose real and imaginary parts are consecutive normal float64 draws.
-[[nodiscard]] Input<std::complex<double>> complex_normal_input(const Context& context,
-                                                               std::string name, std::int64_t count,
-                                                               double stddev, std::uint64_t seed);
+// Complex values (complex<float> or complex<double>) whose real and imaginary parts are
+// consecutive draws of T: normal with mean 0, or uniform in [0, high).
+template <class T>
+[[nodiscard]] Input<std::complex<T>> complex_normal_input(const Context& context, std::string name,
+                                                          std::int64_t count, double stddev,
+                                                          std::uint64_t seed);
+template <class T>
+[[nodiscard]] Input<std::complex<T>> complex_uniform_input(const Context& context, std::string name,
+                                                           std::int64_t count, double high,
+                                                           std::uint64_t seed);
 
 }  // namespace kiln::bench

@@ -73,6 +73,14 @@ inline constexpr ElementwiseDefinition squared_diff{"float32 x, float32 y", "flo
 inline constexpr ElementwiseDefinition squared_magnitude{
     "complex128 z", "float64 m", "m = z.real() * z.real() + z.imag() * z.imag()",
     "squared_magnitude"};
+inline constexpr ElementwiseDefinition squared_magnitude_c64{
+    "complex64 z", "float32 m", "m = z.real() * z.real() + z.imag() * z.imag()",
+    "squared_magnitude"};
+// squared_magnitude's work on float64 parts in two arrays: the same bytes per element.
+inline constexpr ElementwiseDefinition squared_magnitude_pairs{
+    "float64 x, float64 y", "float64 m", "m = x * x + y * y", "squared_magnitude_pairs"};
+inline constexpr ElementwiseDefinition conj_multiply{"T x, T y", "T z", "z = x * conj(y)",
+                                                     "conj_multiply"};
 inline constexpr ElementwiseDefinition softplus{
     "T x", "T y", "y = max(x, (T)0) + log1p(exp(-fabs(x)))", "softplus"};
 inline constexpr ElementwiseDefinition difference_square{"T x, T y", "T d", "d = (x - y) * (x - y)",

@@ -45,12 +45,36 @@ inline void squared_diff_row(std::span<const float> x, std::span<const float> ro
     Kokkos::fence();
 }
 
-inline void squared_magnitude(std::span<const std::complex<double>> z, std::span<double> m) {
-    const std::complex<double>* zs = z.data();
-    double* ms = m.data();
+template <class T>
+void squared_magnitude(std::span<const std::complex<T>> z, std::span<T> m) {
+    const std::complex<T>* zs = z.data();
+    T* ms = m.data();
     Kokkos::parallel_for(Range(0, static_cast<std::int64_t>(m.size())), [=](std::int64_t i) {
         ms[i] = zs[i].real() * zs[i].real() + zs[i].imag() * zs[i].imag();
     });
+    Kokkos::fence();
+}
+
+// The same from the parts in two arrays: m = x^2 + y^2.
+inline void squared_magnitude_pairs(std::span<const double> x, std::span<const double> y,
+                                    std::span<double> m) {
+    const double* xs = x.data();
+    const double* ys = y.data();
+    double* ms = m.data();
+    Kokkos::parallel_for(Range(0, static_cast<std::int64_t>(m.size())),
+                         [=](std::int64_t i) { ms[i] = xs[i] * xs[i] + ys[i] * ys[i]; });
+    Kokkos::fence();
+}
+
+// z = x * conj(y).
+template <class T>
+void conj_multiply(std::span<const std::complex<T>> x, std::span<const std::complex<T>> y,
+                   std::span<std::complex<T>> z) {
+    const std::complex<T>* xs = x.data();
+    const std::complex<T>* ys = y.data();
+    std::complex<T>* zs = z.data();
+    Kokkos::parallel_for(Range(0, static_cast<std::int64_t>(z.size())),
+                         [=](std::int64_t i) { zs[i] = xs[i] * std::conj(ys[i]); });
     Kokkos::fence();
 }
 

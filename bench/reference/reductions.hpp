@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -30,6 +31,15 @@ namespace kiln::bench::reference {
     const double* xs = x.data();
     return std::sqrt(accurate_sum(static_cast<std::int64_t>(x.size()),
                                   [=](std::int64_t i) { return xs[i] * xs[i]; }));
+}
+
+// The sum of complex values, each part summed accurately in float64.
+template <class T>
+[[nodiscard]] std::complex<double> complex_sum(std::span<const std::complex<T>> z) {
+    const std::complex<T>* zs = z.data();
+    const auto n = static_cast<std::int64_t>(z.size());
+    return {accurate_sum(n, [=](std::int64_t i) { return static_cast<double>(zs[i].real()); }),
+            accurate_sum(n, [=](std::int64_t i) { return static_cast<double>(zs[i].imag()); })};
 }
 
 // Sums over one axis of a (rows, cols) float32 matrix of f(x), in float64; `finish` maps each

@@ -1,6 +1,7 @@
 // ElementwiseKernel workloads: the seeds' clipped_relu, squared_diff against a row, complex
-// squared magnitude, vector add and softplus, and one over a transposed input. Each is bound by
-// memory bandwidth: the kernel allocates its output from the pool, as a user's call would.
+// squared magnitude (complex128, complex64, and its float64 twin), x * conj(y) on both complex
+// dtypes, vector add and softplus, and one over a transposed input. Each is bound by memory
+// bandwidth: the kernel allocates its output from the pool, as a user's call would.
 #include "../reference/elementwise.hpp"
 #include "../check.hpp"
 #include "../inputs.hpp"
@@ -64,22 +65,77 @@ Record squared_diff_row(const Context& context) {
     return r;
 }
 
-Record squared_magnitude(const Context& context) {
+// |z|^2 of complex<T>, T out: 3 * sizeof(T) bytes per element.
+template <class T>
+Record squared_magnitude(const Context& context, const std::string& name,
+                         const ElementwiseDefinition& definition, std::uint64_t seed) {
     const std::int64_t n = context.scaled(10'000'000);
-    Record r = make_record("squared_magnitude_c128_1e7", "complex128 squared magnitude",
-                           "ElementwiseKernel", {n}, "complex128", "memory");
-    r.kernel = kernels::squared_magnitude.json();
-    r.bytes = 24.0 * static_cast<double>(n);
+    const DType dtype = dtype_of<std::complex<T>>;
+    Record r = make_record(name, std::string(kiln::name(dtype)) + " squared magnitude",
+                           "ElementwiseKernel", {n}, std::string(kiln::name(dtype)), "memory");
+    r.kernel = definition.json();
+    r.bytes = 3.0 * sizeof(T) * static_cast<double>(n);
     const PeakMemory peak(context.gpu);
-    const auto z = complex_normal_input(context, "z", n, 1.0, 31);
+    const auto z = complex_normal_input<T>(context, "z", n, 1.0, seed);
     r.inputs = {z.spec};
-    std::vector<double> want(z.host.size());
-    r.kokkos_ms = reference_ms(context, [&] { reference::squared_magnitude(z.host, want); });
+    std::vector<T> want(z.host.size());
+    r.kokkos_ms = reference_ms(context, [&] { reference::squared_magnitude<T>(z.host, want); });
     if (context.gpu) {
-        const auto kernel = kernels::squared_magnitude.make();
+        const auto kernel = definition.make();
         ndarray m;
         store(r, time_device(context, [&] { m = kernel({z.device}); }));
+        r.check = check_values(m.get<T>(), want);
+        r.peak_bytes = peak.bytes();
+    }
+    return r;
+}
+
+// squared_magnitude_c128's shape on float64: the parts in two arrays, the same 24 bytes and 3
+// flops per element, so that the two rows' host and device times compare complex128 with float64.
+Record squared_magnitude_pairs(const Context& context) {
+    const std::int64_t n = context.scaled(10'000'000);
+    Record r = make_record("squared_magnitude_f64_1e7",
+                           "x * x + y * y of two float64 arrays (squared_magnitude_c128's bytes)",
+                           "ElementwiseKernel", {n}, "float64", "memory");
+    r.kernel = kernels::squared_magnitude_pairs.json();
+    r.bytes = 24.0 * static_cast<double>(n);
+    const PeakMemory peak(context.gpu);
+    const auto x = normal_input<double>(context, "x", {n}, 1.0, 33);
+    const auto y = normal_input<double>(context, "y", {n}, 1.0, 34);
+    r.inputs = {x.spec, y.spec};
+    std::vector<double> want(x.host.size());
+    r.kokkos_ms =
+        reference_ms(context, [&] { reference::squared_magnitude_pairs(x.host, y.host, want); });
+    if (context.gpu) {
+        const auto kernel = kernels::squared_magnitude_pairs.make();
+        ndarray m;
+        store(r, time_device(context, [&] { m = kernel({x.device, y.device}); }));
         r.check = check_values(m.get<double>(), want);
+        r.peak_bytes = peak.bytes();
+    }
+    return r;
+}
+
+// z = x * conj(y) of two complex<T> arrays: 3 * 2 * sizeof(T) bytes per element.
+template <class T>
+Record conj_multiply(const Context& context, const std::string& name, std::uint64_t seed) {
+    const std::int64_t n = context.scaled(10'000'000);
+    const std::string dtype(kiln::name(dtype_of<std::complex<T>>));
+    Record r = make_record(name, "conj_multiply z = x * conj(y), " + dtype, "ElementwiseKernel",
+                           {n}, dtype, "memory");
+    r.kernel = kernels::conj_multiply.json();
+    r.bytes = 6.0 * sizeof(T) * static_cast<double>(n);
+    const PeakMemory peak(context.gpu);
+    const auto x = complex_normal_input<T>(context, "x", n, 1.0, seed);
+    const auto y = complex_normal_input<T>(context, "y", n, 1.0, seed + 1);
+    r.inputs = {x.spec, y.spec};
+    std::vector<std::complex<T>> want(x.host.size());
+    r.kokkos_ms = reference_ms(context, [&] { reference::conj_multiply<T>(x.host, y.host, want); });
+    if (context.gpu) {
+        const auto kernel = kernels::conj_multiply.make();
+        ndarray z;
+        store(r, time_device(context, [&] { z = kernel({x.device, y.device}); }));
+        r.check = check_values(z.get<std::complex<T>>(), want);
         r.peak_bytes = peak.bytes();
     }
     return r;
@@ -166,7 +222,21 @@ std::vector<Workload> elementwise_workloads() {
         {"squared_diff_f32_8192x8192_row", "squared_diff against a broadcast row", false, false,
          squared_diff_row},
         {"squared_magnitude_c128_1e7", "complex128 squared magnitude, 1e7", false, false,
-         squared_magnitude},
+         [](const Context& c) {
+             return squared_magnitude<double>(c, "squared_magnitude_c128_1e7",
+                                              kernels::squared_magnitude, 31);
+         }},
+        {"squared_magnitude_c64_1e7", "complex64 squared magnitude, 1e7", false, false,
+         [](const Context& c) {
+             return squared_magnitude<float>(c, "squared_magnitude_c64_1e7",
+                                             kernels::squared_magnitude_c64, 32);
+         }},
+        {"squared_magnitude_f64_1e7", "squared_magnitude_c128's shape on two float64 arrays", false,
+         false, squared_magnitude_pairs},
+        {"conj_multiply_c128_1e7", "z = x * conj(y), complex128, 1e7", false, false,
+         [](const Context& c) { return conj_multiply<double>(c, "conj_multiply_c128_1e7", 35); }},
+        {"conj_multiply_c64_1e7", "z = x * conj(y), complex64, 1e7", false, false,
+         [](const Context& c) { return conj_multiply<float>(c, "conj_multiply_c64_1e7", 37); }},
         {"vector_add_i32_1e8", "vector add, int32, 1e8", false, false, vector_add},
         {"softplus_f32_1e8", "softplus, float32, 1e8", false, false, softplus},
         {"twice_transposed_f32_8192x8192", "elementwise on a transposed input", false, false,

@@ -1,5 +1,6 @@
 // ReductionKernel workloads: the seed's l2norm over everything and along each axis of a square
-// matrix, and a sum along each axis of two skewed shapes (few long rows, many short rows).
+// matrix, a sum of every element of complex128 and complex64 arrays, and a sum along each axis of
+// two skewed shapes (few long rows, many short rows).
 #include "../reference/reductions.hpp"
 #include "../check.hpp"
 #include "../inputs.hpp"
@@ -8,6 +9,8 @@
 #include "../timing.hpp"
 #include "common.hpp"
 #include "workloads.hpp"
+
+#include <complex>
 
 namespace kiln::bench {
 
@@ -29,6 +32,32 @@ Record l2norm_full(const Context& context) {
         ndarray y;
         store(r, time_device(context, [&] { y = kernel({x.device}); }));
         r.check = check_values(y.get<double>(), std::vector<double>{want});
+        r.peak_bytes = peak.bytes();
+    }
+    return r;
+}
+
+// The sum of every element of a complex<T> array (parts uniform in [0, 1), so the sum is well
+// conditioned and float accumulation stays within complex64's tolerance).
+template <class T>
+Record complex_sum(const Context& context, const std::string& name, std::uint64_t seed) {
+    const std::int64_t n = context.scaled(10'000'000);
+    const std::string dtype(kiln::name(dtype_of<std::complex<T>>));
+    Record r = make_record(name, "sum of every element, " + dtype, "ReductionKernel", {n}, dtype,
+                           "memory");
+    r.kernel = kernels::sum.json();
+    r.bytes = 2.0 * sizeof(T) * static_cast<double>(n);
+    const PeakMemory peak(context.gpu);
+    const auto x = complex_uniform_input<T>(context, "x", n, 1.0, seed);
+    r.inputs = {x.spec};
+    std::complex<double> want;
+    r.kokkos_ms = reference_ms(context, [&] { want = reference::complex_sum<T>(x.host); });
+    if (context.gpu) {
+        const auto kernel = kernels::sum.make();
+        ndarray y;
+        store(r, time_device(context, [&] { y = kernel({x.device}); }));
+        r.check = check_values(y.get<std::complex<T>>(),
+                               std::vector<std::complex<T>>{std::complex<T>(want)});
         r.peak_bytes = peak.bytes();
     }
     return r;
@@ -94,6 +123,10 @@ Workload axis_workload(const char* name, const char* description,
 std::vector<Workload> reduction_workloads() {
     return {
         {"l2norm_full_f64_1e8", "l2norm of 1e8 float64 to one value", false, false, l2norm_full},
+        {"sum_c128_1e7", "sum of 1e7 complex128 to one value", false, false,
+         [](const Context& c) { return complex_sum<double>(c, "sum_c128_1e7", 93); }},
+        {"sum_c64_1e7", "sum of 1e7 complex64 to one value", false, false,
+         [](const Context& c) { return complex_sum<float>(c, "sum_c64_1e7", 94); }},
         axis_workload("l2norm_axis0_f32_8192x8192", "l2norm along axis 0 (one per column)",
                       kernels::l2norm, 8192, true, 8192, true, 0, true, 81),
         axis_workload("l2norm_axis1_f32_8192x8192", "l2norm along axis 1 (one per row)",

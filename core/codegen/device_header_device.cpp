@@ -4,7 +4,8 @@ namespace kiln::detail::header_text {
 
 namespace {
 
-// Generated kernels name dtypes as CuPy does (`complex<float>`, `float16`), unqualified.
+// Generated kernels name dtypes as CuPy does (`complex<float>`, `float16`), unqualified, and
+// kernel bodies call complex functions as CuPy's do (`abs(z)`, `polar(r, theta)`).
 constexpr std::string_view text = R"kiln(#ifndef KILN_DEVICE_H
 #define KILN_DEVICE_H
 
@@ -16,6 +17,8 @@ constexpr std::string_view text = R"kiln(#ifndef KILN_DEVICE_H
 
 using kiln::complex;
 using kiln::float16;
+// The functions of a complex argument are found through it; polar takes only reals.
+using kiln::polar;
 
 #endif
 )kiln";

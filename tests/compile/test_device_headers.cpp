@@ -4,6 +4,7 @@
 #include "core/cache/compile_cache.hpp"
 #include "core/codegen/device_prelude.hpp"
 #include "tests/support/backend_under_test.hpp"
+#include "tests/support/complex_kernels.hpp"
 #include "tests/support/elf.hpp"
 #include "tests/support/kernels.hpp"
 
@@ -23,6 +24,14 @@ using kiln::detail::CompileRequest;
 bool defines(const kiln::detail::CompiledBinary& binary, const std::string& symbol) {
     const auto symbols = kiln::test::read_elf(binary.image).symbols;
     return std::find(symbols.begin(), symbols.end(), symbol) != symbols.end();
+}
+
+// `source` compiles for every CI target into a code object that defines `kernel`.
+void expect_compiles_for_every_target(const std::string& source, const std::string& kernel) {
+    for (const auto& target : kiln::test::compile_targets()) {
+        SCOPED_TRACE(target);
+        EXPECT_TRUE(defines(backend().compile(CompileRequest{source, kernel, {}, target}), kernel));
+    }
 }
 
 // Each header on its own, so none relies on another having been included first.
@@ -76,12 +85,106 @@ extern "C" __global__ void everything(int* i, unsigned int* u, long long* ll,
 )";
 
 TEST(DeviceHeaders, EveryTypeAndShimCompilesForEveryCiTarget) {
-    for (const auto& target : kiln::test::compile_targets()) {
-        SCOPED_TRACE(target);
-        const auto binary =
-            backend().compile(CompileRequest{everything_source, "everything", {}, target});
-        EXPECT_TRUE(defines(binary, "everything"));
-    }
+    expect_compiles_for_every_target(everything_source, "everything");
+}
+
+// Every operation of kiln/complex.h, for both precisions and with each real type a kernel
+// meets, under the name lookup user code gets: unqualified, through the `using kiln::complex`
+// and `using kiln::polar` of kiln/device.h (the functions of a complex argument are found by
+// argument-dependent lookup).
+constexpr const char* complex_source = R"source(
+#include <kiln/device.h>
+
+template <class T, class Other>
+__device__ void every_operation(complex<T>* z, T* r, bool* b) {
+    const complex<T> x = z[0];
+    const complex<T> y = z[1];
+    const T s = r[0];
+    const complex<Other> w = complex<Other>(Other(r[1]), Other(r[2]));
+    complex<T> t = x + y - x * y / x;
+    t = t + s + (s - t) * s / t - t / s + s * t - 2 * t + t * 2.0F + 1 / t;
+    t = +t - -t + w + w * t - t / w;
+    t += y;
+    t -= w;
+    t *= y;
+    t /= w;
+    t += s;
+    t -= 1;
+    t *= 2.0;
+    t /= 3U;
+    t = abs(t) + arg(t) + norm(t) + real(t) + imag(t) + t.real() + t.imag();
+    t = t + conj(t) + exp(t) + log(t) + sqrt(t) + polar(s, r[1]) + polar(2, 1) + polar(s);
+    t = t + pow(t, y) + pow(t, s) + pow(2, t) + pow(t, w);
+    t.real(s);
+    t.imag(T(1));
+    complex<T> copied = w;
+    copied = t;
+    z[2] = t + copied;
+    b[0] = x == y || x != y || x == s || s == x || x != 0 || 0.5 != x || w == x;
+    b[1] = bool(t);
+}
+
+// A device array of complex<double> is 16-byte aligned, as the host's std::complex<double>.
+static_assert(sizeof(complex<double>) == 16 && alignof(complex<double>) == 16, "complex128");
+static_assert(sizeof(complex<float>) == 8 && alignof(complex<float>) == 8, "complex64");
+
+extern "C" __global__ void complex_operations(complex<float>* zf, float* f, complex<double>* zd,
+                                              double* d, bool* b) {
+    every_operation<float, double>(zf, f, b);
+    every_operation<double, float>(zd, d, b + 2);
+}
+)source";
+
+TEST(DeviceHeaders, EveryComplexOperationCompilesForEveryCiTarget) {
+    expect_compiles_for_every_target(complex_source, "complex_operations");
+}
+
+// Mixed operations compute in the promoted type, as thrust::complex (CuPy's) does.
+constexpr const char* complex_types_source = R"source(
+#include <kiln/complex.h>
+
+template <class A, class B>
+struct same { static const bool value = false; };
+template <class A>
+struct same<A, A> { static const bool value = true; };
+
+#define zf kiln::complex<float>()
+#define zd kiln::complex<double>()
+
+static_assert(same<decltype(zf * zf), kiln::complex<float>>::value, "c64 * c64");
+static_assert(same<decltype(zf * 2), kiln::complex<float>>::value, "c64 * int");
+static_assert(same<decltype(2.0F + zf), kiln::complex<float>>::value, "float + c64");
+static_assert(same<decltype(zf * 2.0), kiln::complex<double>>::value, "c64 * double");
+static_assert(same<decltype(zf / zd), kiln::complex<double>>::value, "c64 / c128");
+static_assert(same<decltype(zd - 1.0F), kiln::complex<double>>::value, "c128 - float");
+static_assert(same<decltype(kiln::abs(zf)), float>::value, "abs c64");
+static_assert(same<decltype(kiln::norm(zd)), double>::value, "norm c128");
+static_assert(same<decltype(kiln::polar(2, 1)), kiln::complex<double>>::value, "polar(int)");
+static_assert(same<decltype(kiln::polar(2.0F, 1.0F)), kiln::complex<float>>::value, "polar(f)");
+static_assert(same<decltype(kiln::pow(zf, 2)), kiln::complex<float>>::value, "pow(c64, int)");
+static_assert(same<decltype(kiln::sqrt(zf)), kiln::complex<float>>::value, "sqrt c64");
+
+extern "C" __global__ void complex_types(kiln::complex<float>* z) { *z = z[1] * 2.0F; }
+)source";
+
+TEST(DeviceHeaders, MixedComplexOperationsPromoteAsThrustDoes) {
+    expect_compiles_for_every_target(complex_types_source, "complex_types");
+}
+
+// The kernels the complex device tests run, so that a compile error shows here, with no device.
+TEST(DeviceHeaders, ComplexDeviceTestKernelsCompileForEveryCiTarget) {
+    const std::string operations =
+        std::string("#include <kiln/device.h>\n") + kiln::test::complex_operations_preamble + R"(
+extern "C" __global__ void operations(const complex<float>* xf, const float* sf,
+                                      complex<float>* zf, const complex<double>* xd,
+                                      const double* sd, complex<double>* zd, int op) {
+    zf[0] = apply(op, xf[0], xf[1], sf[0]);
+    zd[0] = apply(op, xd[0], xd[1], sd[0]);
+}
+)";
+    expect_compiles_for_every_target(operations, "operations");
+    expect_compiles_for_every_target(kiln::test::complex_functions_source, "functions_c64");
+    expect_compiles_for_every_target(kiln::test::complex_functions_source, "functions_c128");
 }
 
 // The expected values are NumPy's (np.iinfo(t).min / .max, np.finfo(t).max / .tiny / .eps /
@@ -131,12 +234,8 @@ extern "C" __global__ void limits(float* x) { *x = L<float>::max(); }
 )";
 
 TEST(DeviceHeaders, LimitsAreNumPysValuesAsConstantExpressions) {
-    const std::string source = std::string("struct complex_is_not_a_limit_type;\n") + limits_source;
-    for (const auto& target : kiln::test::compile_targets()) {
-        SCOPED_TRACE(target);
-        EXPECT_TRUE(
-            defines(backend().compile(CompileRequest{source, "limits", {}, target}), "limits"));
-    }
+    expect_compiles_for_every_target(
+        std::string("struct complex_is_not_a_limit_type;\n") + limits_source, "limits");
 }
 
 // Every header included and used, yet the code object holds no variable of kiln's: a module with

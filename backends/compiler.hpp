@@ -5,6 +5,7 @@
 #include "../core/backend.hpp"
 #include "../core/codegen/device_prelude.hpp"
 #include "entry.hpp"
+#include "toolkit_headers.hpp"
 
 #include <kiln/error.hpp>
 
@@ -69,8 +70,11 @@ CompiledBinary compile(const CompileRequest& request, const std::string& target)
     const std::unique_ptr<std::remove_pointer_t<typename Rtc::program_t>, decltype(destroy)> owner(
         program, destroy);
 
+    // The user's include directories come before the toolkit's, so they are searched first.
+    const ToolkitHeaders& toolkit = Rtc::toolkit_headers();
     std::vector<std::string> options = Rtc::base_options(target);
     options.insert(options.end(), request.options.begin(), request.options.end());
+    options.insert(options.end(), toolkit.options.begin(), toolkit.options.end());
     std::vector<const char*> argv;
     argv.reserve(options.size());
     for (const auto& option : options) {
@@ -91,7 +95,8 @@ CompiledBinary compile(const CompileRequest& request, const std::string& target)
         log.pop_back();
     }
     if (rc == Rtc::compilation_error) {
-        throw CompileError(std::string(request.kernel), log, options, source);
+        throw CompileError(std::string(request.kernel), log, options, source,
+                           reports_missing_header(log) ? toolkit.search : HeaderSearch{});
     }
     if (rc != Rtc::success) {
         throw BackendError(Rtc::compile_program.name, static_cast<int>(rc), Rtc::error_text(rc));

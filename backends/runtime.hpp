@@ -195,6 +195,10 @@ public:
         return detail::compiler_version<typename Api::Rtc>();
     }
 
+    [[nodiscard]] const ToolkitHeaders& toolkit_headers() override {
+        return Api::Rtc::toolkit_headers();
+    }
+
     [[nodiscard]] CompiledBinary compile(const CompileRequest& request) override {
         std::string target = request.target;
         if (target.empty()) {

@@ -4,6 +4,7 @@
 
 #include <kiln/backend.hpp>
 #include <kiln/device.hpp>
+#include <kiln/error.hpp>
 #include <kiln/event.hpp>
 #include <kiln/kernel_attributes.hpp>
 #include <kiln/stream_view.hpp>
@@ -52,6 +53,13 @@ struct CompiledBinary {
     std::string log;  // warnings; empty when the compiler said nothing
     // name expression -> the lowered (mangled) name to look the function up by
     std::vector<std::pair<std::string, std::string>> lowered_names;
+};
+
+// The vendor toolkit's headers that run-time compiled sources may include (cooperative_groups.h,
+// cuda_fp16.h, CUB; hip/hip_fp16.h), found once per process.
+struct ToolkitHeaders {
+    std::vector<std::string> options;  // added to every compile, and so to every cache key
+    HeaderSearch search;
 };
 
 using FunctionAttributes = KernelAttributes;
@@ -125,6 +133,8 @@ public:
     // Names the compiler and its version, for cache keys ("NVRTC 13.0").
     [[nodiscard]] virtual std::string compiler_version() = 0;
     [[nodiscard]] virtual CompiledBinary compile(const CompileRequest& request) = 0;
+    // What every compile passes so that sources can include the toolkit's headers.
+    [[nodiscard]] virtual const ToolkitHeaders& toolkit_headers() = 0;
 
     // Stage 3: loading onto the current device, and launching.
     [[nodiscard]] virtual NativeModule load_module(std::span<const char> image) = 0;

@@ -19,9 +19,32 @@ std::string with_line_numbers(const std::string& source) {
     return out.str();
 }
 
+std::string joined(const std::vector<std::string>& items) {
+    std::string text;
+    for (const auto& item : items) {
+        text += (text.empty() ? "" : ", ") + item;
+    }
+    return text;
+}
+
+// Where kiln looked, for a compile that failed on a header the compiler could not open.
+std::string header_search_message(const HeaderSearch& headers) {
+    if (headers.searched.empty()) {
+        return {};
+    }
+    std::string message = "kiln looked for the toolkit's headers in: " + joined(headers.searched);
+    message += headers.used.empty() ? "; none holds them"
+                                    : "; it passed the include directories " + joined(headers.used);
+    if (!headers.variable.empty()) {
+        message += " (set " + headers.variable + " to choose the toolkit's include directory)";
+    }
+    return message + '\n';
+}
+
 std::string compile_message(const std::string& kernel, const std::string& log,
-                            const std::string& source) {
-    std::string message = "kiln: compiling kernel '" + kernel + "' failed:\n" + log + '\n';
+                            const std::string& source, const HeaderSearch& headers) {
+    std::string message = "kiln: compiling kernel '" + kernel + "' failed:\n" + log + '\n' +
+                          header_search_message(headers);
     if (detail::env::get("KILN_DUMP_SOURCE_ON_ERROR")) {
         return message + "source:\n" + with_line_numbers(source);
     }
@@ -39,12 +62,13 @@ BackendError::BackendError(std::string call, int code, std::string text)
       text_(std::move(text)) {}
 
 CompileError::CompileError(std::string kernel, std::string log, std::vector<std::string> options,
-                           std::string source)
-    : Error(compile_message(kernel, log, source)),
+                           std::string source, HeaderSearch headers)
+    : Error(compile_message(kernel, log, source, headers)),
       kernel_(std::move(kernel)),
       log_(std::move(log)),
       options_(std::move(options)),
-      source_(std::move(source)) {}
+      source_(std::move(source)),
+      headers_(std::move(headers)) {}
 
 std::string CompileError::numbered_source() const {
     return with_line_numbers(source_);

@@ -3,6 +3,7 @@
 
 #include "../entry.hpp"
 #include "../host_function.hpp"
+#include "toolkit_headers.hpp"
 
 #include <cuda_runtime_api.h>
 #include <nvrtc.h>
@@ -93,6 +94,9 @@ struct Nvrtc {
         return {"-arch=" + target, "-std=c++17"};
     }
     static std::string version_suffix() { return ""; }
+    static const ToolkitHeaders& toolkit_headers() {
+        return cuda::toolkit_headers(reinterpret_cast<const void*>(&nvrtcVersion));
+    }
 
     // "sm_90a", "sm_100f" and "compute_90" are all variants of "sm_90" / "sm_100".
     static std::string base_target(std::string target) {

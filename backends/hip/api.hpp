@@ -3,6 +3,7 @@
 
 #include "../entry.hpp"
 #include "../host_function.hpp"
+#include "toolkit_headers.hpp"
 
 #include <amd_comgr.h>
 #include <hip/hip_runtime_api.h>
@@ -105,6 +106,10 @@ struct Hiprtc {
     static std::string version_suffix() {
         return " (HIP " + std::to_string(HIP_VERSION_MAJOR) + "." +
                std::to_string(HIP_VERSION_MINOR) + "." + std::to_string(HIP_VERSION_PATCH) + ")";
+    }
+
+    static const ToolkitHeaders& toolkit_headers() {
+        return hip::toolkit_headers(reinterpret_cast<const void*>(&hiprtcVersion));
     }
 
     // HIPRTC prepends -std=c++14; a later option wins.

@@ -32,8 +32,8 @@ std::vector<std::string> compile_debug_options(BackendKind backend) {
 }  // namespace
 
 std::string compile_key(const CompileRequest& request, BackendKind backend,
-                        const std::string& compiler_version,
-                        std::span<const DeviceHeader> headers) {
+                        const std::string& compiler_version, std::span<const DeviceHeader> headers,
+                        std::span<const std::string> toolkit_options) {
     // Name expressions change what the compiler emits (lowered names), so they join the options.
     std::vector<std::string> key_options = request.options;
     for (const auto& expression : request.name_expressions) {
@@ -43,6 +43,8 @@ std::string compile_key(const CompileRequest& request, BackendKind backend,
     for (const auto& header : headers) {
         key_options.push_back("--kiln-device-header=" + header.name + "\n" + header.text);
     }
+    // Another toolkit's headers (another include directory) build another binary.
+    key_options.insert(key_options.end(), toolkit_options.begin(), toolkit_options.end());
     return cache_key({to_string(backend), compiler_version, request.target, key_options,
                       request.source, KILN_VERSION});
 }
@@ -57,8 +59,9 @@ CompiledBinary compile_cached(const CompileRequest& request) {
         const auto debug = compile_debug_options(gpu.kind());
         resolved.options.insert(resolved.options.end(), debug.begin(), debug.end());
     }
-    const std::string key = compile_key(resolved, gpu.kind(), gpu.compiler_version(),
-                                        device_headers(gpu.kind(), resolved.target));
+    const std::string key =
+        compile_key(resolved, gpu.kind(), gpu.compiler_version(),
+                    device_headers(gpu.kind(), resolved.target), gpu.toolkit_headers().options);
 
     static std::mutex mutex;
     static auto& memory = *new std::map<std::string, CompiledBinary, std::less<>>();

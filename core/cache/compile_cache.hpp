@@ -17,9 +17,11 @@ namespace kiln::detail {
 [[nodiscard]] CompiledBinary compile_cached(const CompileRequest& request);
 
 // The key a compile of `request` (its target resolved, its options final) is cached under: the
-// hash of everything that shapes the binary, including the device headers the program sees.
+// hash of everything that shapes the binary, including the device headers the program sees and
+// the options that find the toolkit's headers (Backend::toolkit_headers).
 [[nodiscard]] std::string compile_key(const CompileRequest& request, BackendKind backend,
                                       const std::string& compiler_version,
-                                      std::span<const DeviceHeader> headers);
+                                      std::span<const DeviceHeader> headers,
+                                      std::span<const std::string> toolkit_options);
 
 }  // namespace kiln::detail

@@ -4,7 +4,7 @@ namespace kiln::detail::header_text {
 
 namespace {
 
-// NVRTC finds cuda_fp16.h only with the toolkit's include path, so kiln defines its own type.
+// Generated kernels must compile where cuda_fp16.h is not installed, so kiln defines its own type.
 constexpr std::string_view text = R"kiln(#ifndef KILN_FLOAT16_H
 #define KILN_FLOAT16_H
 

@@ -1,8 +1,8 @@
 // kiln's device headers: small headers handed to NVRTC and HIPRTC by name with every program, so
-// generated kernels and user code alike can `#include <kiln/complex.h>` without vendor headers
-// (HIPRTC 5.2 cannot include hip_complex.h, and NVRTC finds cuda_fp16.h only with the toolkit's
-// include path). They define CuPy's dtype spellings (`complex<float>`, `float16`), numeric
-// limits, the warp size and shuffle and atomic shims that read the same on both vendors.
+// generated kernels and user code alike can `#include <kiln/complex.h>` without vendor headers,
+// which a machine may lack (backends/toolkit_headers.hpp finds them where present). They define
+// CuPy's dtype spellings (`complex<float>`, `float16`), numeric limits, the warp size and shuffle
+// and atomic shims that read the same on both vendors.
 #pragma once
 
 #include <kiln/backend.hpp>

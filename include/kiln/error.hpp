@@ -34,15 +34,27 @@ private:
     std::string text_;
 };
 
+// Where kiln looked for the GPU toolkit's headers (cuda_fp16.h, CUB, hip/hip_fp16.h, ...) that
+// run-time compiled sources may include.
+struct HeaderSearch {
+    std::vector<std::string> searched;  // the directories looked in, in order
+    std::vector<std::string> used;      // the include directories passed to the compiler
+    std::string variable;               // the environment variable that chooses them instead
+};
+
 // Run-time compilation failed; carries everything needed to reproduce it.
 class CompileError : public Error {
 public:
+    // `headers` is given when the compiler could not open an included file: the message then
+    // says where kiln looked for the toolkit's headers.
     CompileError(std::string kernel, std::string log, std::vector<std::string> options,
-                 std::string source);
+                 std::string source, HeaderSearch headers = {});
     [[nodiscard]] const std::string& kernel() const noexcept { return kernel_; }
     [[nodiscard]] const std::string& log() const noexcept { return log_; }
     [[nodiscard]] const std::vector<std::string>& options() const noexcept { return options_; }
     [[nodiscard]] const std::string& source() const noexcept { return source_; }
+    // Empty unless the compile failed on a header it could not open.
+    [[nodiscard]] const HeaderSearch& header_search() const noexcept { return headers_; }
     // The source with 1-based line numbers, matching the compiler log's line references.
     [[nodiscard]] std::string numbered_source() const;
 
@@ -51,6 +63,7 @@ private:
     std::string log_;
     std::vector<std::string> options_;
     std::string source_;
+    HeaderSearch headers_;
 };
 
 // A type did not fit: placeholder binding, dtype mismatch, scalar out of range.

@@ -310,16 +310,16 @@ TEST(DeviceHeaders, CacheKeyCoversEveryHeaderText) {
     const CompileRequest request{kiln::test::axpy_source, "axpy", {}, target};
     const auto kind = backend().kind();
     const auto headers = kiln::detail::device_headers(kind, target);
-    const auto key = kiln::detail::compile_key(request, kind, "compiler 1.0", headers);
-    EXPECT_EQ(kiln::detail::compile_key(request, kind, "compiler 1.0", headers), key);
+    const auto key = kiln::detail::compile_key(request, kind, "compiler 1.0", headers, {});
+    EXPECT_EQ(kiln::detail::compile_key(request, kind, "compiler 1.0", headers, {}), key);
     for (std::size_t i = 0; i < headers.size(); ++i) {
         SCOPED_TRACE(headers[i].name);
         auto edited = headers;
         edited[i].text += "\n// edited\n";
-        EXPECT_NE(kiln::detail::compile_key(request, kind, "compiler 1.0", edited), key);
+        EXPECT_NE(kiln::detail::compile_key(request, kind, "compiler 1.0", edited, {}), key);
         auto renamed = headers;
         renamed[i].name += "x";
-        EXPECT_NE(kiln::detail::compile_key(request, kind, "compiler 1.0", renamed), key);
+        EXPECT_NE(kiln::detail::compile_key(request, kind, "compiler 1.0", renamed, {}), key);
     }
 }
 

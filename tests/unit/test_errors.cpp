@@ -52,6 +52,29 @@ TEST(Errors, CompileErrorCarriesLogOptionsAndNumberedSource) {
     EXPECT_FALSE(contains(what, "2\tsecond line")) << what;
 }
 
+// A header the compiler could not open: the message says where kiln looked and what it passed.
+TEST(Errors, CompileErrorOnAMissingHeaderSaysWhereKilnLooked) {
+    unsetenv("KILN_DUMP_SOURCE_ON_ERROR");
+    const kiln::HeaderSearch found{
+        {"/opt/a/include", "/opt/b/include"}, {"/opt/b/include", "/opt/b/include/cccl"}, "VAR"};
+    const kiln::CompileError e("k", "cannot open source file \"x.h\"", {}, "", found);
+    EXPECT_EQ(e.header_search().searched, found.searched);
+    EXPECT_EQ(e.header_search().used, found.used);
+    EXPECT_TRUE(contains(e.what(),
+                         "kiln looked for the toolkit's headers in: /opt/a/include, "
+                         "/opt/b/include; it passed the include directories "
+                         "/opt/b/include, /opt/b/include/cccl (set VAR to choose"))
+        << e.what();
+
+    const kiln::CompileError none("k", "log", {}, "", {{"/opt/a/include"}, {}, "VAR"});
+    EXPECT_TRUE(contains(none.what(), "in: /opt/a/include; none holds them (set VAR"))
+        << none.what();
+
+    const kiln::CompileError plain("k", "log", {}, "");
+    EXPECT_TRUE(plain.header_search().searched.empty());
+    EXPECT_FALSE(contains(plain.what(), "looked for")) << plain.what();
+}
+
 TEST(Errors, DumpSourceOnErrorPutsTheSourceInTheMessage) {
     setenv("KILN_DUMP_SOURCE_ON_ERROR", "1", 1);
     const kiln::CompileError e("axpy", "log", {}, "first line\nsecond line\n");

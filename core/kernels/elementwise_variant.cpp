@@ -142,9 +142,13 @@ int elements_per_thread(const ElementwiseDefinition& definition,
     if (widest == 0) {
         return 1;
     }
+    // At least two, so that 16-byte items (complex128) also keep two loads in flight per thread:
+    // with one, a thread's next load waits for its store, and complex128 |z|^2 reached 90.7% of
+    // copy on an H100 where float64 kernels with two reached 95%.
     constexpr std::size_t bytes_per_load = 16;
+    constexpr std::size_t least = 2;
     constexpr std::size_t most = 4;
-    return static_cast<int>(std::clamp(bytes_per_load / widest, std::size_t{1}, most));
+    return static_cast<int>(std::clamp(bytes_per_load / widest, least, most));
 }
 
 std::size_t tiled_shared_bytes(const ElementwiseDefinition& definition,

@@ -66,7 +66,8 @@ struct ElementwiseVariant {
 void check_variant(const ElementwiseDefinition& definition, const ElementwiseVariant& variant);
 
 // Elements each thread takes per step of the contiguous and row loops: K const inputs are read
-// ahead of the operation (about 16 bytes of the widest), so that more loads are in flight.
+// ahead of the operation (about 16 bytes of the widest, and at least two items), so that more
+// loads are in flight.
 [[nodiscard]] int elements_per_thread(const ElementwiseDefinition& definition,
                                       const ElementwiseVariant& variant);
 

@@ -125,14 +125,19 @@ std::vector<VendorLibrary::Place> VendorLibrary::places() const {
 
 std::string VendorLibrary::open() {
     const auto looked = places();
-    std::vector<std::string> problems;  // files that exist but could not be used
+    std::vector<std::string> problems;  // files that exist but could not be used, each once
+    auto note = [&problems](std::string problem) {
+        if (std::find(problems.begin(), problems.end(), problem) == problems.end()) {
+            problems.push_back(std::move(problem));
+        }
+    };
     for (const auto& place : looked) {
         for (const auto& name : search_.names) {
             const std::string file = place.directory.empty() ? name : inside(place.directory, name);
             DynamicLibrary candidate(file);
             if (!candidate) {
                 if (!absent(candidate.error(), file)) {
-                    problems.push_back(candidate.error());
+                    note(candidate.error());
                 }
                 continue;
             }
@@ -141,7 +146,7 @@ std::string VendorLibrary::open() {
                 library_ = std::move(candidate);
                 return "";
             }
-            problems.push_back(candidate.path() + " lacks " + missing);
+            note(candidate.path() + " lacks " + missing);
         }
     }
     return not_found(looked, problems);

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <link.h>
 #include <stdio.h>  // NOLINT(modernize-deprecated-headers): popen is POSIX
 
 #include <algorithm>
@@ -41,13 +42,37 @@ std::string run(const std::string& command) {
     return out;
 }
 
+// The libkiln this process loaded: the build's, or the GPU bundle's (ci/gpu.sh).
+std::string libkiln_path() {
+    std::string path;
+    dl_iterate_phdr(
+        [](dl_phdr_info* info, std::size_t, void* data) {
+            const std::string name = info->dlpi_name != nullptr ? info->dlpi_name : "";
+            if (fs::path(name).filename().string().starts_with("libkiln.so")) {
+                *static_cast<std::string*>(data) = name;
+                return 1;
+            }
+            return 0;
+        },
+        &path);
+    return path;
+}
+
+// The probe: built beside this test; in the GPU bundle (ci/gpu.sh) in ../bin.
+fs::path probe_path() {
+    const fs::path here = fs::read_symlink("/proc/self/exe").parent_path();
+    const fs::path beside = here / "kiln-loader-probe";
+    return fs::exists(beside) ? beside : here.parent_path() / "bin" / "kiln-loader-probe";
+}
+
 // The probe's output with KILN_VENDOR_LIBRARY_PATH set to `path` (unset when empty) and
 // KILN_BACKEND to `backend` (unset when empty).
 std::string probe(const std::string& path, const std::string& backend = "") {
+    const fs::path probe = probe_path();
     std::string command = "env -u KILN_VENDOR_LIBRARY_PATH -u KILN_BACKEND";
     command += path.empty() ? "" : " KILN_VENDOR_LIBRARY_PATH='" + path + "'";
     command += backend.empty() ? "" : " KILN_BACKEND=" + backend;
-    return run(command + " '" KILN_LOADER_PROBE "'");
+    return run(command + " '" + probe.string() + "'");
 }
 
 // The value of the probe's line that starts with `key`.
@@ -116,7 +141,9 @@ protected:
 };
 
 TEST(Libkiln, LinksNoVendorLibrary) {
-    const std::string ldd = run("ldd '" KILN_LIBRARY_FILE "'");
+    const std::string libkiln = libkiln_path();
+    ASSERT_FALSE(libkiln.empty()) << "libkiln is not loaded in this process";
+    const std::string ldd = run("ldd '" + libkiln + "'");
     ASSERT_TRUE(contains(ldd, "libc.so.6")) << ldd;
     for (const char* vendor :
          {"nvrtc", "libcuda", "cudart", "amdhip64", "hiprtc", "amd_comgr", "hsa-runtime"}) {

@@ -166,6 +166,9 @@ TEST_F(VendorLibraries, DirectoryWithEveryLibraryFindsThemAll) {
     EXPECT_TRUE(contains(output, "compiled for ")) << output;
 }
 
+// The reason names every library the hidden file stood for, unless the backend in use sees a
+// device (then there is no reason to give: an `all` build on a GPU machine with the other
+// vendor's library hidden).
 TEST_F(VendorLibraries, EachHiddenLibraryIsNamedAndABackendWithoutItStillCompiles) {
     for (const auto& hidden : files_) {
         SCOPED_TRACE("hidden: " + hidden);
@@ -179,11 +182,15 @@ TEST_F(VendorLibraries, EachHiddenLibraryIsNamedAndABackendWithoutItStillCompile
         for (const auto& library : libraries_) {
             if (library.path == hidden) {
                 unusable.insert(library.backend);
-                EXPECT_TRUE(contains(reason, library.name + " was not found")) << output;
+                EXPECT_TRUE(reason.empty() || contains(reason, library.name + " was not found"))
+                    << output;
             }
         }
-        EXPECT_TRUE(contains(reason, fs::path(hidden).filename().string())) << output;
-        EXPECT_TRUE(contains(reason, dir.path() + " (from KILN_VENDOR_LIBRARY_PATH)")) << output;
+        if (!reason.empty()) {
+            EXPECT_TRUE(contains(reason, fs::path(hidden).filename().string())) << output;
+            EXPECT_TRUE(contains(reason, dir.path() + " (from KILN_VENDOR_LIBRARY_PATH)"))
+                << output;
+        }
 
         const auto usable =
             std::find_if(libraries_.begin(), libraries_.end(),
@@ -192,6 +199,7 @@ TEST_F(VendorLibraries, EachHiddenLibraryIsNamedAndABackendWithoutItStillCompile
             EXPECT_EQ(line(output, "backend: "), usable->backend) << output;
             EXPECT_TRUE(contains(output, "compiled for ")) << output;
         } else {
+            EXPECT_FALSE(reason.empty()) << output;
             EXPECT_TRUE(contains(line(output, "cannot compile: "), "was not found")) << output;
         }
     }

@@ -6,11 +6,13 @@
 #include "../core/backend.hpp"
 #include "compiler.hpp"
 #include "entry.hpp"
+#include "vendor_library.hpp"
 
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace kiln::detail {
 
@@ -18,6 +20,15 @@ template <class Api>
 class Runtime final : public Backend {
 public:
     [[nodiscard]] BackendKind kind() const noexcept override { return Api::kind; }
+
+    [[nodiscard]] std::vector<VendorLibraryStatus> libraries() override {
+        std::vector<VendorLibraryStatus> out;
+        for (VendorLibrary* library : Api::libraries()) {
+            const std::string& reason = library->load();
+            out.push_back({library->what(), library->path(), reason});
+        }
+        return out;
+    }
 
     [[nodiscard]] int device_count() override {
         discover();
@@ -56,7 +67,7 @@ public:
 
     [[nodiscard]] int current_device() override {
         if (device_count() == 0) {
-            throw NoDevice("kiln: no device: " + reason_);
+            throw NoDevice("kiln: no device: " + kiln::no_device_reason());
         }
         int device = 0;
         call<Api>(Api::get_device, &device);
@@ -296,9 +307,18 @@ private:
         }
     }
 
-    // A missing driver or device is an answer, not a failure: count 0 and keep the reason.
+    // A missing library, driver or device is an answer, not a failure: count 0 and keep the
+    // reason. Every library is loaded, and every function resolved, here.
     void discover() {
         std::call_once(discovered_, [this] {
+            for (VendorLibrary* library : Api::libraries()) {
+                if (const std::string& why = library->load(); !why.empty()) {
+                    reason_ += (reason_.empty() ? "" : "; ") + why;
+                }
+            }
+            if (!reason_.empty()) {
+                return;
+            }
             int count = 0;
             const auto rc = Api::get_device_count(&count);
             if (rc != Api::success) {

@@ -2,7 +2,6 @@
 
 #include "../core/env.hpp"
 
-#include <dlfcn.h>
 
 #include <algorithm>
 #include <system_error>
@@ -91,14 +90,6 @@ ToolkitHeaders find_toolkit_headers(const ToolkitLayout& layout, const fs::path&
         headers.options.push_back("-I" + directory);
     }
     return headers;
-}
-
-fs::path library_holding(const void* address) {
-    Dl_info info{};
-    if (dladdr(address, &info) == 0 || info.dli_fname == nullptr) {
-        return {};
-    }
-    return info.dli_fname;
 }
 
 bool reports_missing_header(std::string_view log) {

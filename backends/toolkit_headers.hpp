@@ -36,9 +36,6 @@ struct ToolkitLayout {
 [[nodiscard]] ToolkitHeaders find_toolkit_headers(const ToolkitLayout& layout,
                                                   const std::filesystem::path& library);
 
-// The file of the loaded shared object that holds `address`; empty when it cannot be told.
-[[nodiscard]] std::filesystem::path library_holding(const void* address);
-
 // Whether a compiler log reports an #include it could not open (NVRTC's and clang's wording).
 [[nodiscard]] bool reports_missing_header(std::string_view log);
 

@@ -17,7 +17,7 @@ namespace kiln::bench {
 struct Context {
     Options options;
     bool gpu = false;       // a device runs the kernels
-    bool compiler = false;  // a GPU backend is built in, so kernels can be compiled
+    bool compiler = false;  // a GPU backend with its vendor libraries, so kernels can be compiled
     std::string self;       // this executable, for the first-call child process
 
     // `n` elements scaled by --size-scale (at least one).

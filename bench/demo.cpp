@@ -1,6 +1,7 @@
 // kiln-demo: compiles an elementwise squared difference at run time on the best backend found,
 // runs it on the GPU and prints the result. Without a device it still compiles the kernel for
-// each backend's CI target and says plainly that nothing could run.
+// the backend's CI target and says plainly that nothing could run; without the backend's vendor
+// libraries it says which are missing.
 //
 // It drives the compile -> load -> launch pipeline directly; the ElementwiseKernel class that
 // generates such kernels from CuPy-style specs builds on the same pipeline.
@@ -27,6 +28,11 @@ extern "C" __global__ void squared_diff(const float* x, float y, float* z, int n
 int compile_only() {
     std::cout << "no device: " << kiln::no_device_reason() << '\n';
     auto& backend = kiln::detail::backend();
+    if (!kiln::detail::libraries_loaded(backend)) {
+        std::cout << "the " << kiln::to_string(backend.kind())
+                  << " backend's vendor libraries are missing (above); nothing compiled or ran\n";
+        return 0;
+    }
     const std::string target = backend.kind() == kiln::BackendKind::cuda ? "sm_90" : "gfx90a";
     const auto binary = backend.compile({source, "squared_diff", {}, target});
     std::cout << "compiled squared_diff for " << target << ": " << binary.image.size()

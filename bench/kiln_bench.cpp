@@ -10,6 +10,8 @@
 #include "timing.hpp"
 #include "workloads/workloads.hpp"
 
+#include "core/backend.hpp"
+
 #include <kiln/kiln.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -117,6 +119,9 @@ void print_header(const Context& context, const SystemInfo& system,
                   << "running the Kokkos baselines"
                   << (context.compiler ? " and the compile-time figures" : "") << " only\n";
     }
+    if (!system.libraries.empty()) {
+        std::cout << "vendor libraries: " << system.libraries << '\n';
+    }
     std::cout << "Kokkos reference: " << system.kokkos_space << ", " << system.kokkos_concurrency
               << " thread(s), Kokkos " << system.kokkos_version << std::endl;
 }
@@ -168,7 +173,7 @@ int run(const Options& options) {
     Context context;
     context.options = options;
     context.self = std::filesystem::read_symlink("/proc/self/exe").string();
-    context.compiler = !compiled_backends().empty();
+    context.compiler = !compiled_backends().empty() && detail::libraries_loaded(detail::backend());
     context.gpu = device_count() > 0;
     const std::string no_gpu_reason = context.gpu ? "" : no_device_reason();
 

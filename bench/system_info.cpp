@@ -72,8 +72,13 @@ SystemInfo system_info(bool gpu) {
     info.backend = "none";
     info.compiler = "none";
     if (!compiled_backends().empty()) {
-        info.backend = std::string(to_string(active_backend()));
-        info.compiler = detail::backend().compiler_version();
+        auto& backend = detail::backend();
+        info.backend = std::string(to_string(backend.kind()));
+        info.compiler = detail::libraries_loaded(backend) ? backend.compiler_version() : "none";
+        for (const auto& library : backend.libraries()) {
+            info.libraries += (info.libraries.empty() ? "" : ", ") + library.name + " " +
+                              (library.path.empty() ? "not found" : library.path);
+        }
     }
     if (gpu) {
         const auto& properties = Device::current().properties();
@@ -94,6 +99,7 @@ Json SystemInfo::json() const {
                         {"driver", driver},
                         {"backend", backend},
                         {"compiler", compiler},
+                        {"vendor_libraries", libraries},
                         {"host_compiler", host_compiler},
                         {"kiln_version", KILN_VERSION},
                         {"kokkos_execution_space", kokkos_space},

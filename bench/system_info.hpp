@@ -17,6 +17,9 @@ struct SystemInfo {
     std::string driver;    // the kernel driver's version, where the system reports it
     std::string backend;   // "cuda", "hip", or "none"
     std::string compiler;  // the run-time compiler ("NVRTC 13.0"), or "none"
+    // The vendor libraries loaded at run time ("NVRTC /usr/local/cuda/lib64/libnvrtc.so.13"),
+    // each "not found" where missing
+    std::string libraries;
     std::string host_compiler;
     std::string kokkos_space;
     int kokkos_concurrency = 0;

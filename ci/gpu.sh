@@ -18,6 +18,8 @@ mkdir -p "$out/bin" "$out/tests" "$out/lib"
 cp -a "$build"/libkiln.so* "$out/lib/"
 find "$build/tests" -maxdepth 1 -type f -name 'kiln-*-tests*' -perm -u+x -exec cp {} "$out/tests/" \;
 find "$build/bench" -maxdepth 1 -type f -name 'kiln-*' -perm -u+x -exec cp {} "$out/bin/" \;
+# The loader tests' probe: no test itself, so beside the programs (the tests look in ../bin).
+cp "$build/tests/kiln-loader-probe" "$out/bin/"
 
 # Bundle every shared library the binaries need except the C/C++ runtime and CUDA's own
 # (the GPU machine's driver and toolkit provide those).

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The one test command. Installs dependencies, checks formatting, runs the configure, build and
 # test workflow of every preset this machine's toolchains allow (cpu and asan always; cuda and
-# cuda-asan with a CUDA toolkit; rocm with HIP), then lints the library with clang-tidy. Ends with
-# a summary per preset; exits non-zero on any failure.
+# cuda-asan with a CUDA toolkit; rocm with HIP; all's loader tests with both), then lints the
+# library with clang-tidy. Ends with a summary per preset; exits non-zero on any failure.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source ci/toolchains.sh
@@ -12,6 +12,18 @@ bash ci/deps.sh || { echo "ci/deps.sh failed"; exit 1; }
 presets=(cpu asan)
 cuda_toolkit >/dev/null && presets+=(cuda cuda-asan)
 hip_runtime && presets+=(rocm)
+cuda_toolkit >/dev/null && hip_runtime && presets+=(all)
+
+# The all preset builds only libkiln and the loader tests: both backends in one library, each
+# still used with the other's vendor libraries hidden. cuda and rocm run the rest of its suite.
+run_preset() {
+    if [ "$1" = all ]; then
+        cmake --preset all && cmake --build --preset all --target kiln-loader-tests &&
+            ctest --preset all -L loader
+    else
+        cmake --workflow --preset "$1"
+    fi
+}
 
 format_status="ok"
 if ! git ls-files -- '*.cpp' '*.hpp' | xargs clang-format-14 --dry-run --Werror; then
@@ -23,7 +35,7 @@ declare -A passed failed skipped note
 for preset in "${presets[@]}"; do
     echo "=== preset $preset"
     rm -f "build/$preset/junit.xml"
-    if cmake --workflow --preset "$preset" 2>&1 | tee "build/$preset.log"; then
+    if run_preset "$preset" 2>&1 | tee "build/$preset.log"; then
         note[$preset]=""
     else
         note[$preset]="(workflow failed: see build/$preset.log)"
@@ -56,7 +68,7 @@ fi
 
 # clang-tidy over each preset's own library sources, with that preset's compile database.
 lint_status="ok"
-declare -A lint_sources=([cpu]="core/*.cpp core/*/*.cpp" [cuda]="backends/cuda/*.cpp" [rocm]="backends/hip/*.cpp")
+declare -A lint_sources=([cpu]="core/*.cpp core/*/*.cpp backends/*.cpp" [cuda]="backends/cuda/*.cpp" [rocm]="backends/hip/*.cpp")
 for preset in "${presets[@]}"; do
     [ -n "${lint_sources[$preset]:-}" ] && [ -f "build/$preset/compile_commands.json" ] || continue
     # shellcheck disable=SC2086 # the globs expand here

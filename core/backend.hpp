@@ -66,6 +66,14 @@ using FunctionAttributes = KernelAttributes;
 
 enum class FunctionAttribute { max_dynamic_shared_size_bytes, preferred_shared_memory_carveout };
 
+// A vendor library a backend loads at run time (NVRTC, the HIP runtime, ...): the file in use, or
+// why there is none.
+struct VendorLibraryStatus {
+    std::string name;    // "NVRTC"
+    std::string path;    // the file loaded; "" when it was not found
+    std::string reason;  // "" when loaded; otherwise the names tried and where kiln looked
+};
+
 class Backend {
 public:
     Backend() = default;
@@ -76,6 +84,10 @@ public:
     virtual ~Backend() = default;
 
     [[nodiscard]] virtual BackendKind kind() const noexcept = 0;
+
+    // The vendor libraries this backend loads at run time. Without all of them it sees no
+    // device and cannot compile; no_device_reason() then names the missing ones.
+    [[nodiscard]] virtual std::vector<VendorLibraryStatus> libraries() = 0;
 
     // Devices: a missing driver or device is a count of 0 with a reason, never an exception.
     [[nodiscard]] virtual int device_count() = 0;
@@ -163,5 +175,12 @@ public:
 
 // The active backend (see kiln::active_backend). Throws NoDevice when none was compiled in.
 [[nodiscard]] Backend& backend();
+
+// Why the active backend sees no device ("" when it sees one). When no backend was named by
+// KILN_BACKEND and none sees a device, the reason of each compiled backend, by name.
+[[nodiscard]] std::string reason_for_no_device();
+
+// Whether every vendor library of `backend` was loaded: it can compile, and run on a device.
+[[nodiscard]] bool libraries_loaded(Backend& backend);
 
 }  // namespace kiln::detail

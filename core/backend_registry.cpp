@@ -6,7 +6,9 @@
 #include <kiln/config.hpp>
 #include <kiln/error.hpp>
 
+#include <algorithm>
 #include <memory>
+#include <string>
 
 namespace kiln::detail {
 
@@ -43,8 +45,14 @@ std::string compiled_list() {
     return list.empty() ? "none" : list;
 }
 
-// Never destroyed: backends must not call the vendor runtime while the process exits.
-Backend* choose() {
+// The active backend and, when it sees no device, why.
+struct Choice {
+    Backend* backend;
+    std::string reason;
+};
+
+// Backends are never destroyed: they must not call the vendor runtime while the process exits.
+Choice choose() {
     const auto kinds = compiled_backends();
     if (kinds.empty()) {
         throw NoDevice(
@@ -52,19 +60,37 @@ Backend* choose() {
             "(configure with KILN_ENABLE_CUDA or KILN_ENABLE_HIP)");
     }
     if (auto name = env::get("KILN_BACKEND")) {
-        return make_backend(parse_backend(*name)).release();
+        Backend* named = make_backend(parse_backend(*name)).release();
+        return {named, named->device_count() > 0 ? "" : named->no_device_reason()};
     }
-    std::unique_ptr<Backend> first;
+    std::string reasons;
+    std::unique_ptr<Backend> fallback;
     for (BackendKind kind : kinds) {
         auto candidate = make_backend(kind);
         if (candidate->device_count() > 0) {
-            return candidate.release();
+            return {candidate.release(), ""};
         }
-        if (!first) {
-            first = std::move(candidate);
+        reasons += (reasons.empty() ? "" : "; ") +
+                   (kinds.size() > 1 ? std::string(to_string(kind)) + ": " : std::string()) +
+                   candidate->no_device_reason();
+        // Without a device, the first backend whose libraries loaded: it can still compile.
+        if (!fallback || (!libraries_loaded(*fallback) && libraries_loaded(*candidate))) {
+            fallback = std::move(candidate);
         }
     }
-    return first.release();
+    return {fallback.release(), reasons};
+}
+
+const Choice& choice() {
+    // NOLINTNEXTLINE(cppcoreguidelines-avoid-non-const-global-variables): the one shared backend
+    static const Choice* active = [] {
+        auto* chosen = new Choice(choose());
+        // Initialises the vendor runtime first, so that the exit watch runs before its teardown.
+        (void)chosen->backend->device_count();
+        watch_process_exit();
+        return chosen;
+    }();
+    return *active;
 }
 
 }  // namespace
@@ -80,15 +106,17 @@ BackendKind parse_backend(std::string_view name) {
 }
 
 Backend& backend() {
-    // NOLINTNEXTLINE(cppcoreguidelines-avoid-non-const-global-variables): the one shared backend
-    static Backend& active = []() -> Backend& {
-        Backend& chosen = *choose();
-        // Initialises the vendor runtime first, so that the exit watch runs before its teardown.
-        (void)chosen.device_count();
-        watch_process_exit();
-        return chosen;
-    }();
-    return active;
+    return *choice().backend;
+}
+
+std::string reason_for_no_device() {
+    return choice().reason;
+}
+
+bool libraries_loaded(Backend& backend) {
+    return std::ranges::all_of(backend.libraries(), [](const VendorLibraryStatus& library) {
+        return !library.path.empty();
+    });
 }
 
 }  // namespace kiln::detail

@@ -61,7 +61,7 @@ int device_count() {
 
 std::string no_device_reason() {
     try {
-        return detail::backend().no_device_reason();
+        return detail::reason_for_no_device();
     } catch (const NoDevice& e) {
         return e.what();
     }

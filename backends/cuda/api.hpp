@@ -1,9 +1,12 @@
 // The CUDA runtime and NVRTC entry points that backends/runtime.hpp and compiler.hpp run over.
+// The CUDA runtime is linked statically (it finds the driver itself, at run time); NVRTC is
+// loaded at run time (backends/vendor_library.hpp).
 #pragma once
 
 #include "../entry.hpp"
 #include "../host_function.hpp"
 #include "toolkit_headers.hpp"
+#include "../vendor_library.hpp"
 
 #include <cuda_runtime_api.h>
 #include <nvrtc.h>
@@ -71,14 +74,33 @@ inline cudaError_t instantiate_graph(cudaGraphExec_t* exec, cudaGraph_t graph) {
     return cudaGraphInstantiate(exec, graph, 0);
 }
 
+#ifndef KILN_CUDA_LIBRARY_DIR
+#define KILN_CUDA_LIBRARY_DIR ""
+#endif
+
+// NVRTC, whichever major version the machine has, preferring the one kiln was built with.
+inline VendorLibrary& nvrtc_library() {
+    // Never destroyed: see VendorLibrary.
+    static auto& library = *new VendorLibrary(
+        {.what = "NVRTC",
+         .names = versioned_names("libnvrtc.so", {CUDART_VERSION / 1000, 13, 12}),
+         .root_variables = {"CUDA_PATH", "CUDA_HOME"},
+         .roots = {"/usr/local/cuda"},
+         .subdirectories = {"lib64", "lib"},
+         .directories = {KILN_CUDA_LIBRARY_DIR}});
+    return library;
+}
+
 struct Nvrtc {
+    static VendorLibrary& library() { return nvrtc_library(); }
     using program_t = nvrtcProgram;
     static constexpr BackendKind kind = BackendKind::cuda;
     static constexpr const char* compiler_name = "NVRTC";
     static constexpr nvrtcResult success = NVRTC_SUCCESS;
     static constexpr nvrtcResult compilation_error = NVRTC_ERROR_COMPILATION;
-    static std::string error_text(nvrtcResult rc) { return nvrtcGetErrorString(rc); }
+    static std::string error_text(nvrtcResult rc) { return get_error_string(rc); }
 
+    KILN_ENTRY(get_error_string, nvrtcGetErrorString);
     KILN_ENTRY(create_program, nvrtcCreateProgram);
     KILN_ENTRY(compile_program, nvrtcCompileProgram);
     KILN_ENTRY(get_log_size, nvrtcGetProgramLogSize);
@@ -89,13 +111,15 @@ struct Nvrtc {
     KILN_ENTRY(add_name_expression, nvrtcAddNameExpression);
     KILN_ENTRY(get_lowered_name, nvrtcGetLoweredName);
     KILN_ENTRY(version, nvrtcVersion);
+    KILN_ENTRY(get_supported_arch_count, nvrtcGetNumSupportedArchs);
+    KILN_ENTRY(get_supported_archs, nvrtcGetSupportedArchs);
 
     static std::vector<std::string> base_options(const std::string& target) {
         return {"-arch=" + target, "-std=c++17"};
     }
     static std::string version_suffix() { return ""; }
     static const ToolkitHeaders& toolkit_headers() {
-        return cuda::toolkit_headers(reinterpret_cast<const void*>(&nvrtcVersion));
+        return cuda::toolkit_headers(nvrtc_library().path());
     }
 
     // "sm_90a", "sm_100f" and "compute_90" are all variants of "sm_90" / "sm_100".
@@ -111,9 +135,9 @@ struct Nvrtc {
 
     static std::vector<std::string> supported_targets() {
         int count = 0;
-        call<Nvrtc>(Entry<&nvrtcGetNumSupportedArchs>{"nvrtcGetNumSupportedArchs"}, &count);
+        call<Nvrtc>(get_supported_arch_count, &count);
         std::vector<int> archs(static_cast<std::size_t>(count));
-        call<Nvrtc>(Entry<&nvrtcGetSupportedArchs>{"nvrtcGetSupportedArchs"}, archs.data());
+        call<Nvrtc>(get_supported_archs, archs.data());
         std::vector<std::string> targets;
         targets.reserve(archs.size());
         for (int arch : archs) {
@@ -125,6 +149,8 @@ struct Nvrtc {
 
 struct Api {
     using Rtc = Nvrtc;
+    // The libraries loaded at run time; the backend is available when all of them are.
+    static std::vector<VendorLibrary*> libraries() { return {&nvrtc_library()}; }
     using device_prop_t = cudaDeviceProp;
     using module_t = cudaLibrary_t;
     using function_t = cudaKernel_t;
@@ -155,45 +181,45 @@ struct Api {
         return p.sharedMemPerBlockOptin;
     }
 
-    KILN_ENTRY(get_device_count, cudaGetDeviceCount);
-    KILN_ENTRY(get_device_properties, cudaGetDeviceProperties);
-    KILN_ENTRY(get_device, cudaGetDevice);
-    KILN_ENTRY(set_device, cudaSetDevice);
-    KILN_ENTRY(device_synchronize, cudaDeviceSynchronize);
-    KILN_ENTRY(stream_priority_range, cudaDeviceGetStreamPriorityRange);
-    KILN_ENTRY(device_attribute, cudaDeviceGetAttribute);
-    KILN_ENTRY(memory_info, cudaMemGetInfo);
-    KILN_ENTRY(get_last_error, cudaGetLastError);
-    KILN_ENTRY(malloc, cudaMalloc);
-    KILN_ENTRY(free, cudaFree);
-    KILN_ENTRY(malloc_async, cudaMallocAsync);
-    KILN_ENTRY(free_async, cudaFreeAsync);
-    KILN_ENTRY(malloc_pinned, cudaMallocHost);
-    KILN_ENTRY(free_pinned, cudaFreeHost);
-    KILN_ENTRY(memcpy, cudaMemcpy);
-    KILN_ENTRY(memcpy_async, cudaMemcpyAsync);
-    KILN_ENTRY(memset_async, cudaMemsetAsync);
-    KILN_ENTRY(stream_create, cudaStreamCreateWithPriority);
-    KILN_ENTRY(stream_destroy, cudaStreamDestroy);
-    KILN_ENTRY(stream_synchronize, cudaStreamSynchronize);
-    KILN_ENTRY(stream_query, cudaStreamQuery);
-    KILN_ENTRY(stream_wait_event, cudaStreamWaitEvent);
+    KILN_LINKED_ENTRY(get_device_count, cudaGetDeviceCount);
+    KILN_LINKED_ENTRY(get_device_properties, cudaGetDeviceProperties);
+    KILN_LINKED_ENTRY(get_device, cudaGetDevice);
+    KILN_LINKED_ENTRY(set_device, cudaSetDevice);
+    KILN_LINKED_ENTRY(device_synchronize, cudaDeviceSynchronize);
+    KILN_LINKED_ENTRY(stream_priority_range, cudaDeviceGetStreamPriorityRange);
+    KILN_LINKED_ENTRY(device_attribute, cudaDeviceGetAttribute);
+    KILN_LINKED_ENTRY(memory_info, cudaMemGetInfo);
+    KILN_LINKED_ENTRY(get_last_error, cudaGetLastError);
+    KILN_LINKED_ENTRY(malloc, cudaMalloc);
+    KILN_LINKED_ENTRY(free, cudaFree);
+    KILN_LINKED_ENTRY(malloc_async, cudaMallocAsync);
+    KILN_LINKED_ENTRY(free_async, cudaFreeAsync);
+    KILN_LINKED_ENTRY(malloc_pinned, cudaMallocHost);
+    KILN_LINKED_ENTRY(free_pinned, cudaFreeHost);
+    KILN_LINKED_ENTRY(memcpy, cudaMemcpy);
+    KILN_LINKED_ENTRY(memcpy_async, cudaMemcpyAsync);
+    KILN_LINKED_ENTRY(memset_async, cudaMemsetAsync);
+    KILN_LINKED_ENTRY(stream_create, cudaStreamCreateWithPriority);
+    KILN_LINKED_ENTRY(stream_destroy, cudaStreamDestroy);
+    KILN_LINKED_ENTRY(stream_synchronize, cudaStreamSynchronize);
+    KILN_LINKED_ENTRY(stream_query, cudaStreamQuery);
+    KILN_LINKED_ENTRY(stream_wait_event, cudaStreamWaitEvent);
     static constexpr Entry<&launch_host_function> launch_host_func{"cudaLaunchHostFunc"};
-    KILN_ENTRY(event_create, cudaEventCreateWithFlags);
-    KILN_ENTRY(event_destroy, cudaEventDestroy);
-    KILN_ENTRY(event_record, cudaEventRecord);
-    KILN_ENTRY(event_synchronize, cudaEventSynchronize);
-    KILN_ENTRY(event_query, cudaEventQuery);
-    KILN_ENTRY(event_elapsed_time, cudaEventElapsedTime);
-    KILN_ENTRY(begin_capture, cudaStreamBeginCapture);
-    KILN_ENTRY(end_capture, cudaStreamEndCapture);
+    KILN_LINKED_ENTRY(event_create, cudaEventCreateWithFlags);
+    KILN_LINKED_ENTRY(event_destroy, cudaEventDestroy);
+    KILN_LINKED_ENTRY(event_record, cudaEventRecord);
+    KILN_LINKED_ENTRY(event_synchronize, cudaEventSynchronize);
+    KILN_LINKED_ENTRY(event_query, cudaEventQuery);
+    KILN_LINKED_ENTRY(event_elapsed_time, cudaEventElapsedTime);
+    KILN_LINKED_ENTRY(begin_capture, cudaStreamBeginCapture);
+    KILN_LINKED_ENTRY(end_capture, cudaStreamEndCapture);
     static constexpr Entry<&instantiate_graph> graph_instantiate{"cudaGraphInstantiate"};
-    KILN_ENTRY(graph_destroy, cudaGraphDestroy);
-    KILN_ENTRY(graph_launch, cudaGraphLaunch);
-    KILN_ENTRY(graph_exec_destroy, cudaGraphExecDestroy);
+    KILN_LINKED_ENTRY(graph_destroy, cudaGraphDestroy);
+    KILN_LINKED_ENTRY(graph_launch, cudaGraphLaunch);
+    KILN_LINKED_ENTRY(graph_exec_destroy, cudaGraphExecDestroy);
     static constexpr Entry<&load_library> load_module{"cudaLibraryLoadData"};
-    KILN_ENTRY(unload_module, cudaLibraryUnload);
-    KILN_ENTRY(get_function, cudaLibraryGetKernel);
+    KILN_LINKED_ENTRY(unload_module, cudaLibraryUnload);
+    KILN_LINKED_ENTRY(get_function, cudaLibraryGetKernel);
     static constexpr Entry<&launch_kernel> launch{"cudaLaunchKernel"};
     static constexpr bool supports_cooperative_launch = true;
     static constexpr Entry<&launch_cooperative_kernel> launch_cooperative{
@@ -202,7 +228,7 @@ struct Api {
     static constexpr Entry<&set_kernel_attribute> set_function_attribute{"cudaFuncSetAttribute"};
     static constexpr Entry<&kernel_occupancy> occupancy{
         "cudaOccupancyMaxActiveBlocksPerMultiprocessor"};
-    KILN_ENTRY(get_global, cudaLibraryGetGlobal);
+    KILN_LINKED_ENTRY(get_global, cudaLibraryGetGlobal);
 };
 
 }  // namespace kiln::detail::cuda

@@ -28,9 +28,8 @@ ToolkitLayout layout() {
 
 }  // namespace
 
-const ToolkitHeaders& toolkit_headers(const void* nvrtc_function) {
-    static const ToolkitHeaders headers =
-        find_toolkit_headers(layout(), library_holding(nvrtc_function));
+const ToolkitHeaders& toolkit_headers(const std::filesystem::path& nvrtc_library) {
+    static const ToolkitHeaders headers = find_toolkit_headers(layout(), nvrtc_library);
     return headers;
 }
 

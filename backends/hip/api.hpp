@@ -1,9 +1,11 @@
-// The HIP runtime and HIPRTC entry points that backends/runtime.hpp and compiler.hpp run over.
+// The HIP runtime and HIPRTC entry points that backends/runtime.hpp and compiler.hpp run over,
+// all resolved from libraries loaded at run time (backends/vendor_library.hpp).
 #pragma once
 
 #include "../entry.hpp"
 #include "../host_function.hpp"
 #include "toolkit_headers.hpp"
+#include "../vendor_library.hpp"
 
 #include <amd_comgr.h>
 #include <hip/hip_runtime_api.h>
@@ -15,21 +17,66 @@
 
 namespace kiln::detail::hip {
 
-// hipMalloc, hipMallocAsync and hipHostMalloc are overloaded with templates; these pick the
-// untyped ones.
-inline hipError_t malloc_untyped(void** ptr, std::size_t bytes) {
-    return hipMalloc(ptr, bytes);
+#ifndef KILN_HIP_LIBRARY_DIR
+#define KILN_HIP_LIBRARY_DIR ""
+#endif
+
+// Where ROCm keeps its libraries, for the three libraries below.
+inline LibrarySearch rocm_search(std::string what, std::vector<std::string> names) {
+    return {.what = std::move(what),
+            .names = std::move(names),
+            .root_variables = {"ROCM_PATH", "HIP_PATH"},
+            .roots = {"/opt/rocm"},
+            .subdirectories = {"lib", "lib64"},
+            .directories = {KILN_HIP_LIBRARY_DIR}};
 }
-inline hipError_t malloc_async_untyped(void** ptr, std::size_t bytes, hipStream_t stream) {
-    return hipMallocAsync(ptr, bytes, stream);
+
+// The HIP runtime, preferring the major version kiln was built with (ROCm 6 and later keep
+// exporting the 5.x ABI's names, such as hipGetDeviceProperties with the older layout).
+inline VendorLibrary& hip_library() {
+    // Never destroyed: see VendorLibrary.
+    static auto& library = *new VendorLibrary(rocm_search(
+        "HIP runtime", versioned_names("libamdhip64.so", {HIP_VERSION_MAJOR, 7, 6, 5})));
+    return library;
 }
+
+// HIPRTC: its own library since ROCm 6, inside the HIP runtime before.
+inline VendorLibrary& hiprtc_library() {
+    static auto& library = *new VendorLibrary([] {
+        auto names = versioned_names("libhiprtc.so", {HIP_VERSION_MAJOR, 7, 6, 5});
+        for (auto& name : versioned_names("libamdhip64.so", {HIP_VERSION_MAJOR, 7, 6, 5})) {
+            names.push_back(std::move(name));
+        }
+        return rocm_search("HIPRTC", std::move(names));
+    }());
+    return library;
+}
+
+// The code-object manager, whose ISA list says which targets HIPRTC compiles for.
+inline VendorLibrary& comgr_library() {
+    static auto& library = *new VendorLibrary(
+        rocm_search("amd_comgr",
+                    versioned_names("libamd_comgr.so", {AMD_COMGR_INTERFACE_VERSION_MAJOR, 3, 2})));
+    return library;
+}
+
+// The HIP runtime functions that the adapters below wrap.
+struct HipFunctions {
+    static VendorLibrary& library() { return hip_library(); }
+    KILN_OVERLOAD_ENTRY(host_malloc, hipHostMalloc, hipError_t (*)(void**, std::size_t, unsigned));
+    KILN_ENTRY(stream_add_callback, hipStreamAddCallback);
+    KILN_ENTRY(func_get_attribute, hipFuncGetAttribute);
+    KILN_ENTRY(graph_instantiate, hipGraphInstantiate);
+    KILN_ENTRY(module_launch_kernel, hipModuleLaunchKernel);
+};
+
 inline hipError_t host_malloc_default(void** ptr, std::size_t bytes) {
-    return hipHostMalloc(ptr, bytes, hipHostMallocDefault);
+    return HipFunctions::host_malloc(ptr, bytes, hipHostMallocDefault);
 }
 
 // hipLaunchHostFunc is declared but not exported by HIP 5.2; a stream callback does the same.
 inline hipError_t launch_host_function(hipStream_t stream, std::function<void()>* function) {
-    return hipStreamAddCallback(
+    return HipFunctions::stream_add_callback(
         stream, [](hipStream_t, hipError_t, void* data) { run_host_function(data); }, function, 0);
 }
 
@@ -45,7 +92,7 @@ inline hipError_t function_attributes(FunctionAttributes* out, hipFunction_t fun
         {&out->max_dynamic_shared_size_bytes, HIP_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES},
     }};
     for (const auto& [field, attribute] : fields) {
-        if (const hipError_t rc = hipFuncGetAttribute(field, attribute, function);
+        if (const hipError_t rc = HipFunctions::func_get_attribute(field, attribute, function);
             rc != hipSuccess) {
             return rc;
         }
@@ -64,22 +111,34 @@ inline hipError_t set_function_attribute(hipFunction_t /*function*/, FunctionAtt
     return hipSuccess;
 }
 
-inline hipError_t get_global_address(void** address, std::size_t* bytes, hipModule_t module,
-                                     const char* name) {
-    return hipModuleGetGlobal(address, bytes, module, name);
-}
-
 inline hipError_t instantiate_graph(hipGraphExec_t* exec, hipGraph_t graph) {
-    return hipGraphInstantiate(exec, graph, nullptr, nullptr, 0);
+    return HipFunctions::graph_instantiate(exec, graph, nullptr, nullptr, 0);
 }
 
 inline hipError_t launch_kernel(hipFunction_t function, const LaunchConfig& c, void** args) {
-    return hipModuleLaunchKernel(function, c.grid.x, c.grid.y, c.grid.z, c.block.x, c.block.y,
-                                 c.block.z, static_cast<unsigned>(c.shared_mem),
-                                 static_cast<hipStream_t>(c.stream), args, nullptr);
+    return HipFunctions::module_launch_kernel(
+        function, c.grid.x, c.grid.y, c.grid.z, c.block.x, c.block.y, c.block.z,
+        static_cast<unsigned>(c.shared_mem), static_cast<hipStream_t>(c.stream), args, nullptr);
 }
 
+// The code-object manager's ISA list.
+struct Comgr {
+    static VendorLibrary& library() { return comgr_library(); }
+    static constexpr amd_comgr_status_t success = AMD_COMGR_STATUS_SUCCESS;
+    static std::string error_text(amd_comgr_status_t rc) {
+        const char* text = nullptr;
+        return status_string(rc, &text) == AMD_COMGR_STATUS_SUCCESS && text != nullptr
+                   ? text
+                   : "unknown amd_comgr status";
+    }
+
+    KILN_ENTRY(status_string, amd_comgr_status_string);
+    KILN_ENTRY(get_isa_count, amd_comgr_get_isa_count);
+    KILN_ENTRY(get_isa_name, amd_comgr_get_isa_name);
+};
+
 struct Hiprtc {
+    static VendorLibrary& library() { return hiprtc_library(); }
     using program_t = hiprtcProgram;
     static constexpr BackendKind kind = BackendKind::hip;
     static constexpr const char* compiler_name = "HIPRTC";
@@ -87,9 +146,11 @@ struct Hiprtc {
     static constexpr hiprtcResult compilation_error = HIPRTC_ERROR_COMPILATION;
     // hiprtcGetErrorString returns null for codes it does not know.
     static std::string error_text(hiprtcResult rc) {
-        const char* text = hiprtcGetErrorString(rc);
+        const char* text = get_error_string(rc);
         return text != nullptr ? text : "unknown HIPRTC error";
     }
+
+    KILN_ENTRY(get_error_string, hiprtcGetErrorString);
 
     KILN_ENTRY(create_program, hiprtcCreateProgram);
     KILN_ENTRY(compile_program, hiprtcCompileProgram);
@@ -109,7 +170,7 @@ struct Hiprtc {
     }
 
     static const ToolkitHeaders& toolkit_headers() {
-        return hip::toolkit_headers(reinterpret_cast<const void*>(&hiprtcVersion));
+        return hip::toolkit_headers(hiprtc_library().path());
     }
 
     // HIPRTC prepends -std=c++14; a later option wins.
@@ -125,15 +186,11 @@ struct Hiprtc {
     // The processors this HIPRTC's code-object manager knows, from its own ISA list.
     static std::vector<std::string> supported_targets() {
         std::size_t count = 0;
-        if (amd_comgr_get_isa_count(&count) != AMD_COMGR_STATUS_SUCCESS) {
-            throw BackendError("amd_comgr_get_isa_count", 1, "cannot list AMD GPU targets");
-        }
+        call<Comgr>(Comgr::get_isa_count, &count);
         std::vector<std::string> targets;
         for (std::size_t i = 0; i < count; ++i) {
             const char* isa = nullptr;
-            if (amd_comgr_get_isa_name(i, &isa) != AMD_COMGR_STATUS_SUCCESS || isa == nullptr) {
-                continue;
-            }
+            call<Comgr>(Comgr::get_isa_name, i, &isa);
             // "amdgcn-amd-amdhsa--gfx90a:xnack+" -> "gfx90a"
             std::string name(isa);
             name = base_target(name.substr(name.rfind('-') + 1));
@@ -147,6 +204,11 @@ struct Hiprtc {
 
 struct Api {
     using Rtc = Hiprtc;
+    static VendorLibrary& library() { return hip_library(); }
+    // The libraries loaded at run time; the backend is available when all of them are.
+    static std::vector<VendorLibrary*> libraries() {
+        return {&hip_library(), &hiprtc_library(), &comgr_library()};
+    }
     using device_prop_t = hipDeviceProp_t;
     using module_t = hipModule_t;
     using function_t = hipFunction_t;
@@ -169,13 +231,14 @@ struct Api {
     static hipStream_t per_thread_stream() noexcept { return hipStreamPerThread; }
     static void range_push(const char* /*name*/) noexcept {}
     static void range_pop() noexcept {}
-    static std::string error_text(hipError_t rc) { return hipGetErrorString(rc); }
+    static std::string error_text(hipError_t rc) { return get_error_string(rc); }
 
     // Code objects load only on a device whose full target ID matches.
     static std::string arch(const hipDeviceProp_t& p) { return &p.gcnArchName[0]; }
     // AMD has no opt-in beyond the per-block limit.
     static std::size_t shared_memory_optin(const hipDeviceProp_t& p) { return p.sharedMemPerBlock; }
 
+    KILN_ENTRY(get_error_string, hipGetErrorString);
     KILN_ENTRY(get_device_count, hipGetDeviceCount);
     KILN_ENTRY(get_device_properties, hipGetDeviceProperties);
     KILN_ENTRY(get_device, hipGetDevice);
@@ -185,9 +248,10 @@ struct Api {
     KILN_ENTRY(device_attribute, hipDeviceGetAttribute);
     KILN_ENTRY(memory_info, hipMemGetInfo);
     KILN_ENTRY(get_last_error, hipGetLastError);
-    static constexpr Entry<&malloc_untyped> malloc{"hipMalloc"};
+    KILN_OVERLOAD_ENTRY(malloc, hipMalloc, hipError_t (*)(void**, std::size_t));
     KILN_ENTRY(free, hipFree);
-    static constexpr Entry<&malloc_async_untyped> malloc_async{"hipMallocAsync"};
+    KILN_OVERLOAD_ENTRY(malloc_async, hipMallocAsync,
+                        hipError_t (*)(void**, std::size_t, hipStream_t));
     KILN_ENTRY(free_async, hipFreeAsync);
     static constexpr Entry<&host_malloc_default> malloc_pinned{"hipHostMalloc"};
     KILN_ENTRY(free_pinned, hipHostFree);
@@ -222,7 +286,7 @@ struct Api {
     static constexpr Entry<&hip::set_function_attribute> set_function_attribute{
         "hipFuncSetAttribute"};
     KILN_ENTRY(occupancy, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor);
-    static constexpr Entry<&get_global_address> get_global{"hipModuleGetGlobal"};
+    KILN_ENTRY(get_global, hipModuleGetGlobal);
 };
 
 }  // namespace kiln::detail::hip

@@ -47,9 +47,9 @@ constexpr std::array<const char*, 15> builtin_header_guards{
 
 }  // namespace
 
-const ToolkitHeaders& toolkit_headers(const void* hiprtc_function) {
+const ToolkitHeaders& toolkit_headers(const std::filesystem::path& hiprtc_library) {
     static const ToolkitHeaders headers = [hiprtc_function] {
-        ToolkitHeaders found = find_toolkit_headers(layout(), library_holding(hiprtc_function));
+        ToolkitHeaders found = find_toolkit_headers(layout(), hiprtc_library);
         for (const char* guard : builtin_header_guards) {
             found.options.push_back(std::string("-D") + guard + "=");
         }

@@ -2,7 +2,6 @@
 
 #include "../core/env.hpp"
 
-
 #include <algorithm>
 #include <system_error>
 

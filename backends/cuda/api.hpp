@@ -5,8 +5,8 @@
 
 #include "../entry.hpp"
 #include "../host_function.hpp"
-#include "toolkit_headers.hpp"
 #include "../vendor_library.hpp"
+#include "toolkit_headers.hpp"
 
 #include <cuda_runtime_api.h>
 #include <nvrtc.h>

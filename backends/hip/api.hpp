@@ -4,8 +4,8 @@
 
 #include "../entry.hpp"
 #include "../host_function.hpp"
-#include "toolkit_headers.hpp"
 #include "../vendor_library.hpp"
+#include "toolkit_headers.hpp"
 
 #include <amd_comgr.h>
 #include <hip/hip_runtime_api.h>

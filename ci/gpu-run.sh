@@ -7,7 +7,7 @@
 # into results-dir. --bench-only runs the benchmark without the tests.
 # --sanitize instead runs the device suite under compute-sanitizer's memcheck (with
 # --leak-check full), racecheck and synccheck, one line per tool; KILN_SANITIZER names the tool
-# to the tests, so that timing tests skip, saying why.
+# to the tests, so that timing tests skip, saying why. KILN_SANITIZE_TOOLS picks fewer tools.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 results=$here/results
@@ -70,7 +70,7 @@ run_sanitizers() {
     sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
     [ -x "$sanitizer" ] || { echo "compute-sanitizer not found"; sum_failed=$((sum_failed + 1)); return; }
     local tool test name log errors failed options count
-    for tool in memcheck racecheck synccheck; do
+    for tool in ${KILN_SANITIZE_TOOLS:-memcheck racecheck synccheck}; do
         options=(--tool "$tool" --print-limit 20)
         [ "$tool" = memcheck ] && options+=(--leak-check full)
         errors=0 failed=0

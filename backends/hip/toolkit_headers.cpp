@@ -48,7 +48,7 @@ constexpr std::array<const char*, 15> builtin_header_guards{
 }  // namespace
 
 const ToolkitHeaders& toolkit_headers(const std::filesystem::path& hiprtc_library) {
-    static const ToolkitHeaders headers = [hiprtc_function] {
+    static const ToolkitHeaders headers = [&hiprtc_library] {
         ToolkitHeaders found = find_toolkit_headers(layout(), hiprtc_library);
         for (const char* guard : builtin_header_guards) {
             found.options.push_back(std::string("-D") + guard + "=");

@@ -1,29 +1,23 @@
 #!/usr/bin/env bash
 # The one test command. Installs dependencies, checks formatting, runs the configure, build and
-# test workflow of every preset this machine's toolchains allow (cpu and asan always; cuda and
-# cuda-asan with a CUDA toolkit; rocm with HIP; all's loader tests with both), then lints the
-# library with clang-tidy. Ends with a summary per preset; exits non-zero on any failure.
+# test workflow of two presets, lints the library with clang-tidy and runs a small benchmark. Ends
+# with a summary per preset, then the output of any failed test again; exits non-zero on any
+# failure.
+#
+# Two builds cover the matrix on two cores: asan (the CPU-only build under ASan and UBSan) and the
+# widest build this machine's toolchains allow (all: the CUDA and HIP backends in one library,
+# each tested with its own stamped-out suites and with the other's vendor libraries hidden; else
+# cuda, rocm or cpu). The cuda and rocm presets are subsets of all; cuda-asan needs a GPU to run
+# more than all does, and ci/gpu.sh cuda-asan runs it there.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source ci/toolchains.sh
 
 bash ci/deps.sh || { echo "ci/deps.sh failed"; exit 1; }
 
-presets=(cpu asan)
-cuda_toolkit >/dev/null && presets+=(cuda cuda-asan)
-hip_runtime && presets+=(rocm)
-cuda_toolkit >/dev/null && hip_runtime && presets+=(all)
-
-# The all preset builds only libkiln and the loader tests: both backends in one library, each
-# still used with the other's vendor libraries hidden. cuda and rocm run the rest of its suite.
-run_preset() {
-    if [ "$1" = all ]; then
-        cmake --preset all && cmake --build --preset all --target kiln-loader-tests &&
-            ctest --preset all -L loader
-    else
-        cmake --workflow --preset "$1"
-    fi
-}
+presets=(asan "$(widest_preset)")
+# Each test is its own process (gtest_discover_tests), so they run one per core.
+export CTEST_PARALLEL_LEVEL=${CTEST_PARALLEL_LEVEL:-$(nproc)}
 
 format_status="ok"
 if ! git ls-files -- '*.cpp' '*.hpp' | xargs clang-format-14 --dry-run --Werror; then
@@ -35,7 +29,7 @@ declare -A passed failed skipped note
 for preset in "${presets[@]}"; do
     echo "=== preset $preset"
     rm -f "build/$preset/junit.xml"
-    if run_preset "$preset" 2>&1 | tee "build/$preset.log"; then
+    if cmake --workflow --preset "$preset" 2>&1 | tee "build/$preset.log"; then
         note[$preset]=""
     else
         note[$preset]="(workflow failed: see build/$preset.log)"
@@ -56,26 +50,35 @@ for preset in "${presets[@]}"; do
     fi
 done
 
-# kiln-bench, small, from the cpu build: the Kokkos baselines run, and without a GPU backend it
-# must say so and succeed.
+# kiln-bench, small, from the widest build: the Kokkos baselines run, and without a device it must
+# say so and succeed.
+widest=${presets[1]}
 bench_status="ok"
-if [ ! -x build/cpu/bench/kiln-bench ]; then
-    bench_status="FAILED (build/cpu/bench/kiln-bench was not built)"
-elif ! build/cpu/bench/kiln-bench --size-scale 0.0001 --repeat 3 --cpu-repeat 2 \
-    --json build/cpu/kiln-bench.json >build/cpu/kiln-bench.log 2>&1; then
-    bench_status="FAILED (see build/cpu/kiln-bench.log)"
+if [ ! -x "build/$widest/bench/kiln-bench" ]; then
+    bench_status="FAILED (build/$widest/bench/kiln-bench was not built)"
+elif ! "build/$widest/bench/kiln-bench" --size-scale 0.0001 --repeat 3 --cpu-repeat 2 \
+    --json "build/$widest/kiln-bench.json" >"build/$widest/kiln-bench.log" 2>&1; then
+    bench_status="FAILED (see build/$widest/kiln-bench.log)"
 fi
 
-# clang-tidy over each preset's own library sources, with that preset's compile database.
+# clang-tidy over the library sources, with the compile database of the build that compiled them:
+# the core as the CPU-only build sees it, each backend from the widest build.
 lint_status="ok"
-declare -A lint_sources=([cpu]="core/*.cpp core/*/*.cpp backends/*.cpp" [cuda]="backends/cuda/*.cpp" [rocm]="backends/hip/*.cpp")
-for preset in "${presets[@]}"; do
-    [ -n "${lint_sources[$preset]:-}" ] && [ -f "build/$preset/compile_commands.json" ] || continue
-    # shellcheck disable=SC2086 # the globs expand here
-    if ! clang-tidy-14 -p "build/$preset" --quiet --warnings-as-errors='*' ${lint_sources[$preset]} 2>/dev/null; then
+lint() {
+    local database=build/$1
+    shift
+    [ -f "$database/compile_commands.json" ] || return 0
+    # shellcheck disable=SC2068 # the globs expand here
+    if ! clang-tidy-14 -p "$database" --quiet --warnings-as-errors='*' $@ 2>/dev/null; then
         lint_status="FAILED (clang-tidy findings above)"
     fi
-done
+}
+lint asan "core/*.cpp core/*/*.cpp backends/*.cpp"
+case "$widest" in
+    all) lint all "backends/cuda/*.cpp backends/hip/*.cpp" ;;
+    cuda) lint cuda "backends/cuda/*.cpp" ;;
+    rocm) lint rocm "backends/hip/*.cpp" ;;
+esac
 
 echo
 echo "=== summary"
@@ -95,5 +98,12 @@ echo "bench    $bench_status"
 [ "$lint_status" = "ok" ] || sum_failed=$((sum_failed + 1))
 [ "$bench_status" = "ok" ] || sum_failed=$((sum_failed + 1))
 echo "Skipped tests need a GPU (device label) or another build; a skip is not a pass."
+# The failed tests once more, with their output, where the end of the log shows them.
+for preset in "${presets[@]}"; do
+    if [ "${failed[$preset]}" -gt 0 ] && [ -f "build/$preset/CTestTestfile.cmake" ]; then
+        echo "=== failed in $preset, run again"
+        ctest --preset "$preset" --rerun-failed --output-on-failure 2>&1 | tail -n 60
+    fi
+done
 echo "total: $sum_passed passed, $sum_failed failed, $sum_skipped skipped"
 [ "$sum_failed" -eq 0 ]

@@ -27,3 +27,13 @@ best_preset() {
         echo cpu
     fi
 }
+
+# The preset that builds every backend this machine can: all with both toolchains, else as
+# best_preset.
+widest_preset() {
+    if cuda_toolkit >/dev/null && hip_runtime; then
+        echo all
+    else
+        best_preset
+    fi
+}

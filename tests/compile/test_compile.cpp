@@ -34,9 +34,9 @@ TEST(Compile, EveryCiTargetGivesAnElfWithTheKernel) {
             backend().compile(CompileRequest{kiln::test::axpy_source, "axpy", {}, target});
         EXPECT_EQ(binary.target, target);
         const auto elf = kiln::test::read_elf(binary.image);
-        EXPECT_EQ(elf.machine, kiln::test::elf_machine);
+        EXPECT_EQ(elf.machine, kiln::test::elf_machine());
         EXPECT_TRUE(has(elf.symbols, "axpy"));
-        if (!kiln::test::is_cuda) {
+        if (!kiln::test::is_cuda()) {
             EXPECT_TRUE(has(elf.symbols, "axpy.kd")) << "AMD kernel descriptor missing";
         }
     }
@@ -83,7 +83,7 @@ TEST(Compile, RawModuleCompilesForAnExplicitTargetWithoutADevice) {
     const kiln::RawModule module("extern \"C\" __global__ void k(int* x) { *x = 1; }\n");
     for (const auto& target : kiln::test::compile_targets()) {
         const auto elf = kiln::test::read_elf(module.compile(target));
-        EXPECT_EQ(elf.machine, kiln::test::elf_machine);
+        EXPECT_EQ(elf.machine, kiln::test::elf_machine());
         EXPECT_TRUE(has(elf.symbols, "k"));
     }
     EXPECT_THROW((void)module.compile(""), kiln::Error);
@@ -91,7 +91,7 @@ TEST(Compile, RawModuleCompilesForAnExplicitTargetWithoutADevice) {
 
 // HIPRTC aborts the process on a target its comgr does not know; kiln must refuse it first.
 TEST(Compile, UnknownTargetIsRefusedBeforeCompiling) {
-    const std::string target = kiln::test::is_cuda ? "sm_13" : "gfx9999";
+    const std::string target = kiln::test::is_cuda() ? "sm_13" : "gfx9999";
     try {
         (void)backend().compile(CompileRequest{kiln::test::axpy_source, "axpy", {}, target});
         FAIL() << "expected kiln::Error";

@@ -22,7 +22,7 @@ void expect_compiles(RandomDistribution distribution, kiln::DType dtype,
     const auto binary =
         kiln::detail::backend().compile({source, kiln::detail::random_kernel_name, {}, target});
     const auto elf = kiln::test::read_elf(binary.image);
-    EXPECT_EQ(elf.machine, kiln::test::elf_machine);
+    EXPECT_EQ(elf.machine, kiln::test::elf_machine());
     EXPECT_NE(std::find(elf.symbols.begin(), elf.symbols.end(), kiln::detail::random_kernel_name),
               elf.symbols.end());
 }

@@ -1,4 +1,5 @@
-// What a test stamped out for one backend (KILN_TEST_BACKEND) needs to know about it.
+// What a test stamped out for one backend needs to know about it. The suites are compiled once;
+// each backend's binary links its own backend_under_test.cpp, which names the backend.
 #pragma once
 
 #include <kiln/device.hpp>
@@ -13,19 +14,45 @@
 
 namespace kiln::test {
 
-inline constexpr std::string_view backend_name = KILN_TEST_BACKEND;
-inline constexpr bool is_cuda = backend_name == "cuda";
+// "cuda" or "hip": the backend this binary selects before any test runs.
+extern const std::string_view backend_name;
+
+inline bool is_cuda() {
+    return backend_name == "cuda";
+}
 
 // The targets CI compiles every kernel for, without a device.
 inline std::vector<std::string> compile_targets() {
-    if (is_cuda) {
+    if (is_cuda()) {
         return {"sm_80", "sm_90"};
     }
     return {"gfx90a", "gfx908", "gfx1030"};
 }
 
+// Whether the large compile sweeps take every combination and every CI target
+// (KILN_TEST_EXHAUSTIVE=1) or the sample that CI's two cores afford, which still gives every dtype
+// and every loop class its own kernel.
+inline bool exhaustive() {
+    const char* value = std::getenv("KILN_TEST_EXHAUSTIVE");
+    return value != nullptr && std::string_view(value) == "1";
+}
+
+// The targets of the large compile sweeps: one per warp size of each dialect, or every CI target
+// when exhaustive. The generated source does not depend on the target beyond the warp size.
+inline std::vector<std::string> sweep_targets() {
+    if (exhaustive()) {
+        return compile_targets();
+    }
+    if (is_cuda()) {
+        return {"sm_90"};
+    }
+    return {"gfx90a", "gfx1030"};
+}
+
 // ELF e_machine of the code objects: EM_CUDA and EM_AMDGPU.
-inline constexpr std::uint16_t elf_machine = is_cuda ? 190 : 224;
+inline std::uint16_t elf_machine() {
+    return is_cuda() ? 190 : 224;
+}
 
 }  // namespace kiln::test
 

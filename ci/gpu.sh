@@ -17,7 +17,10 @@ rm -rf "$out"
 mkdir -p "$out/bin" "$out/tests" "$out/lib"
 cp -a "$build"/libkiln.so* "$out/lib/"
 find "$build/tests" -maxdepth 1 -type f -name 'kiln-*-tests*' -perm -u+x -exec cp {} "$out/tests/" \;
-find "$build/bench" -maxdepth 1 -type f -name 'kiln-*' -perm -u+x -exec cp {} "$out/bin/" \;
+# The sanitized presets build no benchmark or demo.
+if [ -d "$build/bench" ]; then
+    find "$build/bench" -maxdepth 1 -type f -name 'kiln-*' -perm -u+x -exec cp {} "$out/bin/" \;
+fi
 # The loader tests' probe: no test itself, so beside the programs (the tests look in ../bin).
 cp "$build/tests/kiln-loader-probe" "$out/bin/"
 

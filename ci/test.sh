@@ -61,15 +61,17 @@ elif ! "build/$widest/bench/kiln-bench" --size-scale 0.0001 --repeat 3 --cpu-rep
     bench_status="FAILED (see build/$widest/kiln-bench.log)"
 fi
 
-# clang-tidy over the library sources, with the compile database of the build that compiled them:
-# the core as the CPU-only build sees it, each backend from the widest build.
+# clang-tidy over the library sources, a few files per process and one process per core, with the
+# compile database of the build that compiled them: the core as the CPU-only build sees it, each
+# backend from the widest build.
 lint_status="ok"
 lint() {
     local database=build/$1
     shift
     [ -f "$database/compile_commands.json" ] || return 0
     # shellcheck disable=SC2068 # the globs expand here
-    if ! clang-tidy-14 -p "$database" --quiet --warnings-as-errors='*' $@ 2>/dev/null; then
+    if ! printf '%s\n' $@ | xargs -P "$(nproc)" -n 4 clang-tidy-14 -p "$database" --quiet \
+        --warnings-as-errors='*' 2>/dev/null; then
         lint_status="FAILED (clang-tidy findings above)"
     fi
 }

@@ -1,5 +1,6 @@
 // Chooses the active backend among those compiled in.
 #include "backend.hpp"
+#include "backend_traits.hpp"
 #include "env.hpp"
 #include "lifetime.hpp"
 
@@ -124,7 +125,7 @@ bool libraries_loaded(Backend& backend) {
 namespace kiln {
 
 std::string_view to_string(BackendKind kind) noexcept {
-    return kind == BackendKind::cuda ? "cuda" : "hip";
+    return detail::traits(kind).name;
 }
 
 std::vector<BackendKind> compiled_backends() {

@@ -1,4 +1,5 @@
 #include "../backend.hpp"
+#include "../backend_traits.hpp"
 
 #include <kiln/dlpack.hpp>
 #include <kiln/error.hpp>
@@ -40,7 +41,7 @@ constexpr std::array<Encoding, 14> encodings{{
 }};
 
 DLDeviceType device_type(BackendKind kind) {
-    return kind == BackendKind::cuda ? kDLCUDA : kDLROCM;
+    return static_cast<DLDeviceType>(detail::traits(kind).dlpack_device_type);
 }
 
 // What an exported tensor owns: the array (keeping its memory alive) and the shape and strides

@@ -1,5 +1,6 @@
 #include "compile_cache.hpp"
 
+#include "../backend_traits.hpp"
 #include "../env.hpp"
 #include "disk_cache.hpp"
 
@@ -18,15 +19,6 @@ namespace {
 bool compile_debug_requested() {
     const auto value = env::get("KILN_COMPILE_DEBUG");
     return value && *value != "0";
-}
-
-// Line info and device debug information: NVRTC's -G implies -lineinfo (naming both makes ptxas
-// warn that it ignores one); HIPRTC's -g.
-std::vector<std::string> compile_debug_options(BackendKind backend) {
-    if (backend == BackendKind::cuda) {
-        return {"-G"};
-    }
-    return {"-g"};
 }
 
 }  // namespace
@@ -56,7 +48,7 @@ CompiledBinary compile_cached(const CompileRequest& request) {
         resolved.target = Device(gpu.current_device()).properties().arch;
     }
     if (compile_debug_requested()) {
-        const auto debug = compile_debug_options(gpu.kind());
+        const auto debug = traits(gpu.kind()).debug_options;
         resolved.options.insert(resolved.options.end(), debug.begin(), debug.end());
     }
     const std::string key =

@@ -23,11 +23,6 @@ struct DeviceHeader {
 [[nodiscard]] std::vector<DeviceHeader> device_headers(BackendKind backend,
                                                        std::string_view target);
 
-// Threads per warp: 32 on NVIDIA; on AMD 64 for GCN and CDNA (gfx6xx to gfx9xx, gfx940 and on)
-// and 32 for RDNA (gfx10xx and later), whose HIP default is wave32. (A target that is not a
-// gfx name gets 64; no compiler accepts it.)
-[[nodiscard]] int warp_size(BackendKind backend, std::string_view target);
-
 // The text every generated kernel's source starts with: the include of kiln/device.h.
 [[nodiscard]] std::string_view device_prelude() noexcept;
 

@@ -5,6 +5,7 @@
 #include "collapse.hpp"
 #include "recorded_call.hpp"
 #include "reduction_arguments.hpp"
+#include "reduction_launch_plan.hpp"
 #include "reduction_source.hpp"
 #include "shared_definitions.hpp"
 #include "type_binding.hpp"
@@ -317,76 +318,9 @@ Plan prepare(const ReductionState& s, std::span<const Argument> args,
     return plan;
 }
 
-std::int64_t next_power_of_two(std::int64_t n) {
-    std::int64_t p = 1;
-    while (p < n) {
-        p *= 2;
-    }
-    return p;
-}
-
-// How a call spreads over the GPU: threads per output, their order, and the reduction split into
-// chunks over blocks so that no long reduction runs on a single block.
-struct Strategy {
-    int lanes = 1;
-    bool lanes_fast = true;  // lanes are adjacent threads (the reduction is contiguous)
-    std::int64_t blocks = 1;
-    std::int64_t split = 1;
-    std::int64_t chunk = 0;
-};
-
-// `resident_blocks`: the reduce kernel's blocks that fit on one multiprocessor at once.
-Strategy choose_strategy(const Plan& plan, int multiprocessors, int resident_blocks) {
-    constexpr std::int64_t block = reduction_block;
-    const std::int64_t one_wave = std::int64_t{multiprocessors} * std::max(1, resident_blocks);
-    Strategy s;
-    // Short contiguous rows: a few adjacent lanes per row with eight elements each, so that a
-    // warp reads whole rows and a thread has eight loads in flight (measured on 1e7 rows of 16
-    // floats: 1, 2, 4, 8 or 16 elements a lane gave 14, 32, 72, 89 and 49% of copy bandwidth).
-    constexpr std::int64_t short_row = 32;
-    constexpr std::int64_t elements_per_lane = 8;
-    // Columns: up to four lanes per output while they are too few to fill the device, so that
-    // fewer chunks need a finishing pass; a block still reads 64 neighbouring outputs (256 bytes
-    // of floats) of each row, which measured better than narrower blocks with fewer chunks.
-    constexpr std::int64_t max_column_lanes = 4;
-    if ((plan.reduction_contiguous && plan.n > short_row) || plan.m == 1) {
-        s.lanes = static_cast<int>(std::min(block, next_power_of_two(plan.n)));
-    } else if (plan.reduction_contiguous) {
-        s.lanes = static_cast<int>(
-            std::max<std::int64_t>(1, next_power_of_two(plan.n) / elements_per_lane));
-    } else if (plan.m < block) {
-        // All outputs in one block: the lanes of each are its other threads.
-        s.lanes = static_cast<int>(block / next_power_of_two(plan.m));
-        s.lanes_fast = false;
-    } else {
-        // Neighbouring threads read neighbouring outputs.
-        const std::int64_t threads_per_output = (one_wave * block + plan.m - 1) / plan.m;
-        s.lanes =
-            static_cast<int>(std::min(max_column_lanes, next_power_of_two(threads_per_output)));
-        s.lanes_fast = false;
-    }
-    const std::int64_t groups = block / s.lanes;
-    // The loops are grid-strided: a few blocks per multiprocessor cover any number of outputs.
-    const std::int64_t resident = std::int64_t{multiprocessors} * 32;
-    s.blocks = std::min((plan.m + groups - 1) / groups, resident);
-    // Blocks to split the reduction over when the outputs alone do not fill the device. Rows:
-    // four waves, so that multiprocessors that finish early take more (one wave measured 84% of
-    // copy bandwidth on 16 rows of 1e7, four 89%). Columns: one wave, as every chunk adds a
-    // partial per output to the finishing pass.
-    const std::int64_t wanted = s.lanes_fast ? 4 * one_wave : one_wave;
-    constexpr std::int64_t min_per_lane = 16;
-    constexpr std::int64_t max_grid_y = 65535;
-    if (s.blocks < wanted) {
-        const std::int64_t by_work = std::max<std::int64_t>(1, plan.n / (s.lanes * min_per_lane));
-        s.split = std::max<std::int64_t>(1, std::min({wanted / s.blocks, by_work, max_grid_y}));
-    }
-    s.chunk = std::max<std::int64_t>(1, (plan.n + s.split - 1) / s.split);
-    s.split = std::max<std::int64_t>(1, (plan.n + s.chunk - 1) / s.chunk);
-    return s;
-}
-
 // The run-time values of both launches.
-ReductionValues launch_values(const Plan& plan, const Strategy& strategy, void* partial) {
+ReductionValues launch_values(const Plan& plan, const ReductionLaunchPlan& strategy,
+                              void* partial) {
     ReductionValues x;
     x.m = plan.m;
     x.n = plan.n;
@@ -394,8 +328,7 @@ ReductionValues launch_values(const Plan& plan, const Strategy& strategy, void* 
     x.split = strategy.split;
     x.lanes = strategy.lanes;
     x.lanes_fast = strategy.lanes_fast;
-    x.finish_lanes = static_cast<int>(
-        std::min<std::int64_t>(reduction_block, next_power_of_two(strategy.split)));
+    x.finish_lanes = strategy.finish_lanes;
     x.partial = partial;
     x.out_shape = plan.out_shape;
     x.reduce_shape = plan.reduce_shape;
@@ -519,8 +452,9 @@ std::vector<ndarray> ReductionKernel::outputs(std::span<const Argument> args,
         s.variants.emplace(std::move(key), functions);
     }
 
-    const int multiprocessors = Device::current().properties().multiprocessor_count;
-    const auto strategy = detail::choose_strategy(plan, multiprocessors, functions.resident_blocks);
+    const auto strategy = detail::plan_reduction_launch(
+        {plan.m, plan.n, plan.reduction_contiguous},
+        {Device::current().properties().multiprocessor_count, functions.resident_blocks});
     ndarray partials;
     if (strategy.split > 1) {
         const auto bytes = static_cast<std::int64_t>(detail::reduce_type_size(v.reduce_dtypes));
@@ -540,10 +474,7 @@ std::vector<ndarray> ReductionKernel::outputs(std::span<const Argument> args,
            {static_cast<unsigned>(strategy.blocks), static_cast<unsigned>(strategy.split), 1},
            detail::reduce_arguments(v, values));
     if (strategy.split > 1) {
-        const std::int64_t groups = block / values.finish_lanes;
-        const std::int64_t resident = std::int64_t{multiprocessors} * 32;
-        const std::int64_t blocks = std::min((plan.m + groups - 1) / groups, resident);
-        launch(functions.finish, {static_cast<unsigned>(blocks), 1, 1},
+        launch(functions.finish, {static_cast<unsigned>(strategy.finish_blocks), 1, 1},
                detail::finish_arguments(v, values));
     }
     if (device) {

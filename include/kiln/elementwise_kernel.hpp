@@ -3,6 +3,7 @@
 // dimension collapsing; compiled at run time per argument types and layout, then cached.
 #pragma once
 
+#include <kiln/argument.hpp>
 #include <kiln/ndarray.hpp>
 #include <kiln/scalar.hpp>
 #include <kiln/stream_view.hpp>
@@ -21,9 +22,6 @@ namespace kiln {
 namespace detail {
 class ElementwiseState;
 }
-
-// An argument of ElementwiseKernel or ReductionKernel: an array or a host scalar.
-using Argument = std::variant<ndarray, Scalar>;
 
 struct ElementwiseOptions {
     bool reduce_dims = true;           // collapse dimensions before generating the kernel

@@ -1,6 +1,7 @@
 // The whole public API of kiln.
 #pragma once
 
+#include <kiln/argument.hpp>
 #include <kiln/backend.hpp>
 #include <kiln/compile_cache.hpp>
 #include <kiln/config.hpp>

@@ -4,7 +4,7 @@
 // blocks, any number of inputs is fine, and a kernel may have several outputs.
 #pragma once
 
-#include <kiln/elementwise_kernel.hpp>
+#include <kiln/argument.hpp>
 #include <kiln/ndarray.hpp>
 #include <kiln/stream_view.hpp>
 

@@ -327,7 +327,7 @@ extern "C" __global__ void count_blocks(unsigned* blocks) {
 )",
                                        "count_blocks");
     ndarray blocks = kiln::zeros({1}, kiln::uint32);
-    if (!kiln::test::is_cuda()) {
+    if (kiln::test::is_hip()) {
         EXPECT_THROW(count_blocks(Dim3{1'000'000}, Dim3{128}, {blocks}, {.cooperative = true}),
                      kiln::Error);
         GTEST_SKIP() << "HIP 5.2 cannot launch run-time compiled kernels cooperatively";

@@ -21,12 +21,20 @@ inline bool is_cuda() {
     return backend_name == "cuda";
 }
 
+inline bool is_hip() {
+    return backend_name == "hip";
+}
+
 // The targets CI compiles every kernel for, without a device.
 inline std::vector<std::string> compile_targets() {
     if (is_cuda()) {
         return {"sm_80", "sm_90"};
     }
-    return {"gfx90a", "gfx908", "gfx1030"};
+    if (is_hip()) {
+        return {"gfx90a", "gfx908", "gfx1030"};
+    }
+    ADD_FAILURE() << "no compile targets for backend " << backend_name;
+    return {};
 }
 
 // Whether the large compile sweeps take every combination and every CI target
@@ -46,12 +54,22 @@ inline std::vector<std::string> sweep_targets() {
     if (is_cuda()) {
         return {"sm_90"};
     }
-    return {"gfx90a", "gfx1030"};
+    if (is_hip()) {
+        return {"gfx90a", "gfx1030"};
+    }
+    return compile_targets();
 }
 
 // ELF e_machine of the code objects: EM_CUDA and EM_AMDGPU.
 inline std::uint16_t elf_machine() {
-    return is_cuda() ? 190 : 224;
+    if (is_cuda()) {
+        return 190;
+    }
+    if (is_hip()) {
+        return 224;
+    }
+    ADD_FAILURE() << "no code object format for backend " << backend_name;
+    return 0;
 }
 
 }  // namespace kiln::test

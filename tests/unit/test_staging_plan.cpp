@@ -50,28 +50,28 @@ TEST(StagingPlan, ATransferOfAnySizePinsAtMost64MiB) {
 
 TEST(StagingPlan, KnownCuts) {
     const StagingPlan four_gib(std::size_t{4} << 30);
-    EXPECT_EQ(four_gib.chunks(), 512U);
-    EXPECT_EQ(four_gib.slots(), 8U);
+    EXPECT_EQ(four_gib.chunks(), 256U);
+    EXPECT_EQ(four_gib.slots(), 4U);
     EXPECT_EQ(four_gib.staging_bytes(), 64 * MiB);
-    EXPECT_EQ(four_gib.chunk(8).slot, 0U) << "chunk 8 reuses chunk 0's slot";
-    EXPECT_EQ(four_gib.chunk(8).staging, 0U);
-    EXPECT_EQ(four_gib.chunk(511).range.begin, 511 * chunk);
-    EXPECT_EQ(four_gib.chunk(511).staging, 7 * chunk);
+    EXPECT_EQ(four_gib.chunk(4).slot, 0U) << "chunk 4 reuses chunk 0's slot";
+    EXPECT_EQ(four_gib.chunk(4).staging, 0U);
+    EXPECT_EQ(four_gib.chunk(255).range.begin, 255 * chunk);
+    EXPECT_EQ(four_gib.chunk(255).staging, 3 * chunk);
 
     // A transfer smaller than the ring pins only itself.
-    const StagingPlan ten_mib(10 * MiB);
-    EXPECT_EQ(ten_mib.chunks(), 2U);
-    EXPECT_EQ(ten_mib.slots(), 2U);
-    EXPECT_EQ(ten_mib.staging_bytes(), 10 * MiB);
-    EXPECT_EQ(ten_mib.chunk(1).range.begin, 8 * MiB);
-    EXPECT_EQ(ten_mib.chunk(1).range.end, 10 * MiB);
-    EXPECT_EQ(ten_mib.chunk(1).staging, 8 * MiB);
+    const StagingPlan twenty_mib(20 * MiB);
+    EXPECT_EQ(twenty_mib.chunks(), 2U);
+    EXPECT_EQ(twenty_mib.slots(), 2U);
+    EXPECT_EQ(twenty_mib.staging_bytes(), 20 * MiB);
+    EXPECT_EQ(twenty_mib.chunk(1).range.begin, 16 * MiB);
+    EXPECT_EQ(twenty_mib.chunk(1).range.end, 20 * MiB);
+    EXPECT_EQ(twenty_mib.chunk(1).staging, 16 * MiB);
 
     // The tail of a transfer that is no multiple of the chunk.
     const StagingPlan odd(ring + 3 * chunk + 17);
-    EXPECT_EQ(odd.chunks(), 12U);
-    EXPECT_EQ(odd.chunk(11).range.size(), 17U);
-    EXPECT_EQ(odd.chunk(11).slot, 3U);
+    EXPECT_EQ(odd.chunks(), 8U);
+    EXPECT_EQ(odd.chunk(7).range.size(), 17U);
+    EXPECT_EQ(odd.chunk(7).slot, 3U);
     EXPECT_EQ(odd.staging_bytes(), ring);
 }
 
@@ -108,7 +108,7 @@ TEST(StagingPlan, SharesTileAChunkInCacheLines) {
             EXPECT_EQ(at, range.end);
         }
     }
-    // Eight workers on an 8 MiB chunk take 1 MiB each.
+    // Eight workers on an 8 MiB range take 1 MiB each.
     EXPECT_EQ(share({0, 8 * MiB}, 3, 8).begin, 3 * MiB);
     EXPECT_EQ(share({0, 8 * MiB}, 3, 8).size(), MiB);
 }

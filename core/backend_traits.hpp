@@ -1,0 +1,29 @@
+// What a backend is, beyond its vendor API: its name, its kernel dialect's facts and how other
+// formats name its devices. The one place that answers these per backend; the core asks here
+// instead of testing for a backend. A new backend adds a row in backend_traits.cpp.
+#pragma once
+
+#include <kiln/backend.hpp>
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace kiln::detail {
+
+struct BackendTraits {
+    std::string_view name;  // as KILN_BACKEND spells it: "cuda"
+    // DLPack's DLDeviceType for the backend's device memory (kDLCUDA, kDLROCM).
+    int dlpack_device_type;
+    // Options that add line tables and device debug information (KILN_COMPILE_DEBUG).
+    std::span<const std::string_view> debug_options;
+    // Threads per warp (wavefront) on `target`.
+    int (*warp_size)(std::string_view target);
+    // The code objects' ELF e_machine: EM_CUDA or EM_AMDGPU.
+    std::uint16_t elf_machine;
+};
+
+[[nodiscard]] const BackendTraits& traits(BackendKind kind);
+
+}  // namespace kiln::detail

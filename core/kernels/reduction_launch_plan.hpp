@@ -1,0 +1,35 @@
+// How a reduction call spreads over the GPU: threads per output and their order, the reduction
+// split into chunks over blocks so that no long reduction runs on one block, and the finishing
+// pass over the chunks' partials. A pure function of the call's shape and the device's limits,
+// so that it is tested without a device.
+#pragma once
+
+#include <cstdint>
+
+namespace kiln::detail {
+
+struct ReductionShape {
+    std::int64_t outputs = 1;  // m: output elements
+    std::int64_t reduced = 1;  // n: elements reduced into each
+    bool contiguous = false;   // the first array input's innermost reduced step is one item
+};
+
+struct ReductionDevice {
+    int multiprocessors = 1;
+    int resident_blocks = 1;  // the reduce kernel's blocks that fit on one multiprocessor at once
+};
+
+struct ReductionLaunchPlan {
+    int lanes = 1;            // threads per output, a power of two up to the block
+    bool lanes_fast = true;   // lanes are adjacent threads (the reduction is contiguous)
+    std::int64_t blocks = 1;  // grid x of the reduce kernel
+    std::int64_t split = 1;   // grid y: chunks the reduction is split into
+    std::int64_t chunk = 0;   // elements per chunk
+    int finish_lanes = 1;     // threads per output of the finishing pass (when split > 1)
+    std::int64_t finish_blocks = 1;
+};
+
+[[nodiscard]] ReductionLaunchPlan plan_reduction_launch(const ReductionShape& shape,
+                                                        const ReductionDevice& device);
+
+}  // namespace kiln::detail

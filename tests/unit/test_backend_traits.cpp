@@ -1,0 +1,59 @@
+// Each backend's facts, against the vendors' documents.
+#include "core/backend_traits.hpp"
+
+#include <dlpack/dlpack.h>
+#include <gtest/gtest.h>
+
+#include <string_view>
+#include <vector>
+
+namespace {
+
+using kiln::BackendKind;
+using kiln::detail::traits;
+
+TEST(BackendTraits, NamesAreWhatKilnBackendTakes) {
+    EXPECT_EQ(traits(BackendKind::cuda).name, "cuda");
+    EXPECT_EQ(traits(BackendKind::hip).name, "hip");
+}
+
+// DLPack's device types for CUDA and ROCm memory; EM_CUDA and EM_AMDGPU from the ELF registry.
+TEST(BackendTraits, DevicesAndCodeObjectsAsOtherFormatsNameThem) {
+    EXPECT_EQ(traits(BackendKind::cuda).dlpack_device_type, kDLCUDA);
+    EXPECT_EQ(traits(BackendKind::hip).dlpack_device_type, kDLROCM);
+    EXPECT_EQ(traits(BackendKind::cuda).elf_machine, 190);
+    EXPECT_EQ(traits(BackendKind::hip).elf_machine, 224);
+}
+
+// NVRTC's -G (which implies -lineinfo) and HIPRTC's -g.
+TEST(BackendTraits, DebugOptionsAreEachCompilersOwn) {
+    const auto cuda = traits(BackendKind::cuda).debug_options;
+    const auto hip = traits(BackendKind::hip).debug_options;
+    EXPECT_EQ(std::vector<std::string_view>(cuda.begin(), cuda.end()),
+              std::vector<std::string_view>{"-G"});
+    EXPECT_EQ(std::vector<std::string_view>(hip.begin(), hip.end()),
+              std::vector<std::string_view>{"-g"});
+}
+
+TEST(BackendTraits, NvidiaWarpsAre32ThreadsOnEveryTarget) {
+    for (const char* target : {"sm_50", "sm_80", "sm_90", "sm_90a", "sm_100f", "compute_90"}) {
+        EXPECT_EQ(traits(BackendKind::cuda).warp_size(target), 32) << target;
+    }
+}
+
+// AMD's processor list (LLVM's AMDGPU usage document): GCN and CDNA run 64-wide wavefronts,
+// RDNA's HIP default is 32.
+TEST(BackendTraits, AmdWarpSizeFollowsTheProcessorFamily) {
+    for (const char* target :
+         {"gfx803", "gfx900", "gfx906", "gfx908", "gfx90a", "gfx90c", "gfx940", "gfx942", "gfx950",
+          "gfx90a:sramecc+:xnack-", "gfx9-generic", "gfx9-4-generic"}) {
+        EXPECT_EQ(traits(BackendKind::hip).warp_size(target), 64) << target;
+    }
+    for (const char* target :
+         {"gfx1010", "gfx1030", "gfx1036", "gfx1100", "gfx1151", "gfx1201", "gfx1030:xnack-",
+          "gfx10-3-generic", "gfx11-generic", "gfx12-generic"}) {
+        EXPECT_EQ(traits(BackendKind::hip).warp_size(target), 32) << target;
+    }
+}
+
+}  // namespace

@@ -40,61 +40,52 @@ void expect_covers(const ReductionShape& shape, const ReductionDevice& device) {
     EXPECT_GE(plan.blocks, 1);
 }
 
+// A plan as the rules give it by hand.
+struct Expected {
+    int lanes;
+    bool lanes_fast;
+    std::int64_t blocks;
+    std::int64_t split;
+    std::int64_t chunk;
+    int finish_lanes;
+    std::int64_t finish_blocks;
+};
+
+void expect_plan(const ReductionShape& shape, const Expected& want) {
+    const ReductionLaunchPlan plan = plan_reduction_launch(shape, h100);
+    EXPECT_EQ(plan.lanes, want.lanes);
+    EXPECT_EQ(plan.lanes_fast, want.lanes_fast);
+    EXPECT_EQ(plan.blocks, want.blocks);
+    EXPECT_EQ(plan.split, want.split);
+    EXPECT_EQ(plan.chunk, want.chunk);
+    EXPECT_EQ(plan.finish_lanes, want.finish_lanes);
+    EXPECT_EQ(plan.finish_blocks, want.finish_blocks);
+}
+
+// sum of 1e8 floats to one value: 256 lanes, 4 * 1056 chunks of ceil(1e8 / 4224).
 TEST(ReductionLaunchPlan, OneLongRowSplitsOverFourWaves) {
-    // sum of 1e8 floats to one value: 256 lanes, 4 * 1056 chunks of ceil(1e8 / 4224).
-    const auto plan = plan_reduction_launch({1, 100'000'000, true}, h100);
-    EXPECT_EQ(plan.lanes, 256);
-    EXPECT_TRUE(plan.lanes_fast);
-    EXPECT_EQ(plan.blocks, 1);
-    EXPECT_EQ(plan.split, 4224);
-    EXPECT_EQ(plan.chunk, 23675);
-    EXPECT_EQ(plan.finish_lanes, 256);
-    EXPECT_EQ(plan.finish_blocks, 1);
+    expect_plan({1, 100'000'000, true}, {256, true, 1, 4224, 23675, 256, 1});
 }
 
+// 1e7 rows of 16: 16 / 8 = 2 lanes, 128 rows a block, capped at 132 * 32 blocks; no split.
 TEST(ReductionLaunchPlan, ManyShortRowsTakeTwoLanesOfEightElements) {
-    // 1e7 rows of 16: 16 / 8 = 2 lanes, 128 rows a block, capped at 132 * 32 blocks; no split.
-    const auto plan = plan_reduction_launch({10'000'000, 16, true}, h100);
-    EXPECT_EQ(plan.lanes, 2);
-    EXPECT_TRUE(plan.lanes_fast);
-    EXPECT_EQ(plan.blocks, 4224);
-    EXPECT_EQ(plan.split, 1);
-    EXPECT_EQ(plan.chunk, 16);
+    expect_plan({10'000'000, 16, true}, {2, true, 4224, 1, 16, 1, 4224});
 }
 
+// 16 rows of 1e7: a block per row, split 4224 / 16 = 264 ways.
 TEST(ReductionLaunchPlan, FewLongRowsSplitUntilTheDeviceIsFull) {
-    // 16 rows of 1e7: a block per row, split 4224 / 16 = 264 ways.
-    const auto plan = plan_reduction_launch({16, 10'000'000, true}, h100);
-    EXPECT_EQ(plan.lanes, 256);
-    EXPECT_EQ(plan.blocks, 16);
-    EXPECT_EQ(plan.split, 264);
-    EXPECT_EQ(plan.chunk, 37879);
-    EXPECT_EQ(plan.finish_lanes, 256);
-    EXPECT_EQ(plan.finish_blocks, 16);
+    expect_plan({16, 10'000'000, true}, {256, true, 16, 264, 37879, 256, 16});
 }
 
+// 1e4 x 1e4 over axis 0: ceil(1056 * 256 / 1e4) = 28 threads an output, capped at 4 lanes; 157
+// blocks of 64 outputs, split 1056 / 157 = 6 ways; the finish takes 8 lanes, 32 outputs a block.
 TEST(ReductionLaunchPlan, ColumnsTakeUpToFourLanesAndOneWave) {
-    // 1e4 x 1e4 over axis 0: ceil(1056 * 256 / 1e4) = 28 threads an output, capped at 4 lanes;
-    // 157 blocks of 64 outputs, split 1056 / 157 = 6 ways.
-    const auto plan = plan_reduction_launch({10'000, 10'000, false}, h100);
-    EXPECT_EQ(plan.lanes, 4);
-    EXPECT_FALSE(plan.lanes_fast);
-    EXPECT_EQ(plan.blocks, 157);
-    EXPECT_EQ(plan.split, 6);
-    EXPECT_EQ(plan.chunk, 1667);
-    EXPECT_EQ(plan.finish_lanes, 8);
-    EXPECT_EQ(plan.finish_blocks, 313);
+    expect_plan({10'000, 10'000, false}, {4, false, 157, 6, 1667, 8, 313});
 }
 
+// 1e7 x 16 over axis 0: 16 outputs of 16 lanes in one block, split over one wave.
 TEST(ReductionLaunchPlan, FewColumnsShareOneBlock) {
-    // 1e7 x 16 over axis 0: 16 outputs of 16 lanes in one block, split over one wave.
-    const auto plan = plan_reduction_launch({16, 10'000'000, false}, h100);
-    EXPECT_EQ(plan.lanes, 16);
-    EXPECT_FALSE(plan.lanes_fast);
-    EXPECT_EQ(plan.blocks, 1);
-    EXPECT_EQ(plan.split, 1056);
-    EXPECT_EQ(plan.chunk, 9470);
-    EXPECT_EQ(plan.finish_lanes, 256);
+    expect_plan({16, 10'000'000, false}, {16, false, 1, 1056, 9470, 256, 16});
 }
 
 TEST(ReductionLaunchPlan, EveryPlanCoversItsShape) {

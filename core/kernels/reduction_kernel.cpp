@@ -57,7 +57,9 @@ struct Plan {
     std::vector<std::array<std::byte, 16>> scalars;
     std::vector<Strides> in_out_strides;  // per in param over the output axes
     std::vector<Strides> in_reduce_strides;
+    // The given outputs; empty when none were given, until allocate_outputs.
     std::vector<ndarray> outputs;
+    Shape result_shape;  // the outputs' shape (keepdims included)
     std::vector<Strides> out_strides;
     Shape out_shape;  // collapsed, at least one axis
     Shape reduce_shape;
@@ -151,7 +153,8 @@ Plan prepare(const ReductionState& s, std::span<const Argument> args,
 
     Plan plan;
     auto& v = plan.variant;
-    const int device = backend().current_device();
+    // Without a device there are no arrays to check, and source() still works.
+    const std::optional<int> device = current_device_if_any();
     std::vector<Shape> shapes;
     for (std::size_t p = 0; p < nin; ++p) {
         const DType dtype = resolved_dtype(k.in[p], binding);
@@ -170,7 +173,7 @@ Plan prepare(const ReductionState& s, std::span<const Argument> args,
             if (array->device() != device) {
                 throw Error(s.prefix() + "input '" + k.in[p].name + "' is on device " +
                             std::to_string(array->device()) + " but the kernel runs on device " +
-                            std::to_string(device));
+                            std::to_string(device.value_or(-1)));
             }
             shapes.push_back(array->shape());
         }
@@ -216,12 +219,10 @@ Plan prepare(const ReductionState& s, std::span<const Argument> args,
         throw Error(s.prefix() + "cannot reduce zero elements: the kernel has no identity");
     }
 
-    // Outputs: check the given ones, allocate the missing ones.
-    for (std::size_t o = 0; o < k.out.size(); ++o) {
-        if (given.empty()) {
-            plan.outputs.push_back(empty(out_shape, v.out_dtypes[o]));
-            continue;
-        }
+    // Outputs: check the given ones; the missing ones are laid out C-contiguous, as empty() will
+    // allocate them.
+    plan.result_shape = out_shape;
+    for (std::size_t o = 0; o < given.size(); ++o) {
         const ndarray& out = given[o];
         if (out.dtype() != v.out_dtypes[o]) {
             throw TypeError(s.prefix() + "output '" + k.out[o].name + "' is " +
@@ -236,7 +237,7 @@ Plan prepare(const ReductionState& s, std::span<const Argument> args,
         if (out.device() != device) {
             throw Error(s.prefix() + "output '" + k.out[o].name + "' is on device " +
                         std::to_string(out.device()) + " but the kernel runs on device " +
-                        std::to_string(device));
+                        std::to_string(device.value_or(-1)));
         }
         plan.outputs.push_back(out);
     }
@@ -261,16 +262,20 @@ Plan prepare(const ReductionState& s, std::span<const Argument> args,
         const auto [low, high] = byte_extent(layout, in.itemsize());
         extent = std::max({extent, -low, high});
     }
-    for (const auto& out : plan.outputs) {
+    for (std::size_t o = 0; o < k.out.size(); ++o) {
+        const std::size_t size = itemsize(v.out_dtypes[o]);
+        const Layout out = plan.outputs.empty()
+                               ? c_contiguous(out_shape, size)
+                               : Layout{plan.outputs[o].shape(), plan.outputs[o].strides(), 0};
         Strides kept;
         for (std::size_t a = 0, axis = 0; a < shape.size(); ++a) {
             if (!reduced[a]) {
-                kept.push_back(out.strides()[axis]);
+                kept.push_back(out.strides[axis]);
             }
             axis += (!reduced[a] || options.keepdims) ? 1 : 0;
         }
         kept_strides.push_back(std::move(kept));
-        const auto [low, high] = byte_extent({out.shape(), out.strides(), 0}, out.itemsize());
+        const auto [low, high] = byte_extent(out, size);
         extent = std::max({extent, -low, high});
     }
     Collapsed out_group = s.options.reduce_dims ? collapse_dims(kept_shape, kept_strides)
@@ -307,7 +312,7 @@ Plan prepare(const ReductionState& s, std::span<const Argument> args,
         plan.in_reduce_strides.push_back(std::move(reduce_group.strides[a]));
         ++a;
     }
-    for (std::size_t o = 0; o < plan.outputs.size(); ++o) {
+    for (std::size_t o = 0; o < k.out.size(); ++o) {
         plan.out_strides.push_back(std::move(out_group.strides[a + o]));
     }
     // 32-bit indices when every byte offset fits, and the element count leaves room for the
@@ -316,6 +321,17 @@ Plan prepare(const ReductionState& s, std::span<const Argument> args,
     constexpr std::int64_t count32 = std::int64_t{1} << 30;
     v.index32 = plan.m * std::max<std::int64_t>(plan.n, 1) <= count32 && extent < limit32;
     return plan;
+}
+
+// Allocates the outputs the caller did not give, on the current device in the current stream's
+// order, with the layout prepare planned them in.
+void allocate_outputs(Plan& plan) {
+    if (!plan.outputs.empty()) {
+        return;
+    }
+    for (const DType dtype : plan.variant.out_dtypes) {
+        plan.outputs.push_back(empty(plan.result_shape, dtype));
+    }
 }
 
 // The run-time values of both launches.
@@ -416,7 +432,8 @@ std::vector<ndarray> ReductionKernel::outputs(std::span<const Argument> args,
     }
     // Outputs and partials are allocated in the launch stream's order.
     const StreamGuard guard(stream);
-    const detail::Plan plan = detail::prepare(s, args, options);
+    detail::Plan plan = detail::prepare(s, args, options);
+    detail::allocate_outputs(plan);
     const auto& v = plan.variant;
     auto recorded = std::make_shared<detail::RecordedCall>();
     recorded->kernel = s.k.name;

@@ -85,8 +85,8 @@ public:
     // The same, returning every output.
     [[nodiscard]] std::vector<ndarray> outputs(std::span<const Argument> args,
                                                const ReductionCallOptions& options = {}) const;
-    // The source generated for these arguments (CuPy's cached_codes), without compiling it. Like
-    // a call, it needs a device and allocates the outputs that are not given.
+    // The source generated for these arguments (CuPy's cached_codes), without compiling it or
+    // allocating missing outputs: a call of scalars needs no device at all.
     [[nodiscard]] std::string source(std::span<const Argument> args,
                                      const ReductionCallOptions& options = {}) const;
 

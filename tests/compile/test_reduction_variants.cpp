@@ -8,9 +8,12 @@
 #include "tests/support/backend_under_test.hpp"
 #include "tests/support/elf.hpp"
 
+#include <kiln/reduction_kernel.hpp>
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <vector>
 
 namespace {
 
@@ -132,6 +135,20 @@ TEST(ReductionVariants, EveryVariantCompilesForTheSweepTargets) {
             }
         }
     }
+}
+
+// A call of scalars is laid out and its source generated without a device: its output is planned
+// C-contiguous, not allocated. Both inputs are by value, each group has its one axis of extent 1.
+TEST(ReductionVariants, SourceOfACallOfScalarsNeedsNoDevice) {
+    const kiln::ReductionKernel scaled("T x, T s", "T y", "x * s", "a + b", "y = a", "0",
+                                       "scaled_sum");
+    const std::vector<kiln::Argument> args{kiln::Scalar(2.5), kiln::Scalar(4.0)};
+    const auto expected = variant({kiln::float64, kiln::float64}, {kiln::float64}, {kiln::float64},
+                                  1, 1, true, {true, true});
+    EXPECT_EQ(
+        scaled.source(args),
+        kiln::detail::reduction_source(
+            define("T x, T s", "T y", "x * s", "a + b", "y = a", "0", "scaled_sum"), expected));
 }
 
 }  // namespace

@@ -5,9 +5,7 @@
 
 #include <kiln/backend.hpp>
 
-#include <cstdint>
 #include <span>
-#include <string>
 #include <string_view>
 
 namespace kiln::detail {
@@ -20,8 +18,6 @@ struct BackendTraits {
     std::span<const std::string_view> debug_options;
     // Threads per warp (wavefront) on `target`.
     int (*warp_size)(std::string_view target);
-    // The code objects' ELF e_machine: EM_CUDA or EM_AMDGPU.
-    std::uint16_t elf_machine;
 };
 
 [[nodiscard]] const BackendTraits& traits(BackendKind kind);

@@ -9,7 +9,7 @@
 namespace kiln::detail {
 
 struct ReductionShape {
-    std::int64_t outputs = 1;  // m: output elements
+    std::int64_t outputs = 1;  // m: output elements, at least 1 (a call without any launches none)
     std::int64_t reduced = 1;  // n: elements reduced into each
     bool contiguous = false;   // the first array input's innermost reduced step is one item
 };

@@ -71,6 +71,7 @@ TEST(BuiltinKernels, CopyBetweenEveryPairOfDtypesCompiles) {
                 << name;
         }
     }
+    // And one conversion alone, as a call compiles it.
     expect_compiles(kiln::detail::copy_source(kiln::complex64, kiln::int8), "kiln_copy",
                     kiln::test::compile_targets().front());
 }

@@ -149,6 +149,10 @@ TEST(ReductionVariants, SourceOfACallOfScalarsNeedsNoDevice) {
         scaled.source(args),
         kiln::detail::reduction_source(
             define("T x, T s", "T y", "x * s", "a + b", "y = a", "0", "scaled_sum"), expected));
+    // Bad input is the call's error, still without a device.
+    EXPECT_THROW((void)scaled.source(std::vector<kiln::Argument>{kiln::Scalar(2.5)}),
+                 kiln::TypeError);
+    EXPECT_THROW((void)scaled.source(args, {.axis = 0}), kiln::IndexError);
 }
 
 }  // namespace

@@ -17,8 +17,8 @@ rm -rf "$out"
 mkdir -p "$out/bin" "$out/tests" "$out/lib"
 cp -a "$build"/libkiln.so* "$out/lib/"
 find "$build/tests" -maxdepth 1 -type f -name 'kiln-*-tests*' -perm -u+x -exec cp {} "$out/tests/" \;
-# The sanitized presets build no benchmark or demo.
-if [ -d "$build/bench" ]; then
+# The sanitized presets build no benchmark or demo (and may hold stale ones from before).
+if grep -q '^KILN_BUILD_BENCH:BOOL=ON' "$build/CMakeCache.txt"; then
     find "$build/bench" -maxdepth 1 -type f -name 'kiln-*' -perm -u+x -exec cp {} "$out/bin/" \;
 fi
 # The loader tests' probe: no test itself, so beside the programs (the tests look in ../bin).
@@ -42,6 +42,7 @@ for lib in "$out"/lib/*.so*; do
     [ -L "$lib" ] || patchelf --set-rpath '$ORIGIN' "$lib"
 done
 cp ci/gpu-run.sh "$out/run.sh"
+cp ci/sanitize-expected.txt "$out/"
 # The benchmark's Python side (run.sh --bench): CuPy comparison, its Philox port, the plots.
 mkdir -p "$out/bench"
 cp bench/*.py "$out/bench/"

@@ -12,9 +12,8 @@
 
 namespace kiln::detail {
 
-std::shared_ptr<void> allocate_array_memory(std::size_t bytes) {
+std::shared_ptr<void> allocate_array_memory(std::size_t bytes, StreamView stream) {
     MemoryResource& resource = get_allocator();
-    const StreamView stream = current_stream();
     void* ptr = resource.allocate(bytes, stream);
     return {ptr, [&resource, bytes, stream](void* p) {
                 if (p == nullptr || process_exiting()) {

@@ -1,6 +1,7 @@
 // Memory behind arrays, and the pinned staging buffers of host transfers.
 #pragma once
 
+#include <kiln/ndarray.hpp>
 #include <kiln/stream_view.hpp>
 
 #include <cstddef>
@@ -8,9 +9,14 @@
 
 namespace kiln::detail {
 
-// `bytes` from the current device's allocator on the current stream, returned to it on that
-// stream when the last view lets go.
-[[nodiscard]] std::shared_ptr<void> allocate_array_memory(std::size_t bytes);
+// `bytes` from the current device's allocator on `stream`, returned to it on that stream when the
+// last view lets go.
+[[nodiscard]] std::shared_ptr<void> allocate_array_memory(std::size_t bytes, StreamView stream);
+
+// empty() and astype() on an explicit stream: what kiln's own calls use, so that the stream a
+// caller passes orders their allocations and copies without becoming the current stream.
+[[nodiscard]] ndarray empty_on(const Shape& shape, DType dtype, StreamView stream);
+[[nodiscard]] ndarray astype_on(const ndarray& a, DType dtype, StreamView stream);
 
 // A pinned buffer from the default pinned pool for staging an upload.
 [[nodiscard]] void* acquire_staging(std::size_t bytes);

@@ -11,16 +11,24 @@
 
 namespace kiln {
 
-ndarray empty(const Shape& shape, DType dtype) {
-    auto layout = detail::c_contiguous(shape, itemsize(dtype), "empty");
+namespace detail {
+
+ndarray empty_on(const Shape& shape, DType dtype, StreamView stream) {
+    auto layout = c_contiguous(shape, itemsize(dtype), "empty");
     const auto bytes = static_cast<std::size_t>(layout.size()) * itemsize(dtype);
-    const int device = detail::backend().current_device();
-    return {detail::allocate_array_memory(bytes),
+    const int device = backend().current_device();
+    return {allocate_array_memory(bytes, stream),
             dtype,
             std::move(layout.shape),
             std::move(layout.strides),
             0,
             device};
+}
+
+}  // namespace detail
+
+ndarray empty(const Shape& shape, DType dtype) {
+    return detail::empty_on(shape, dtype, current_stream());
 }
 
 ndarray zeros(const Shape& shape, DType dtype) {

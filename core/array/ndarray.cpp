@@ -1,6 +1,7 @@
 #include "../backend.hpp"
 #include "../codegen/builtin_kernels.hpp"
 #include "array_layout.hpp"
+#include "array_memory.hpp"
 
 #include <kiln/device.hpp>
 #include <kiln/ndarray.hpp>
@@ -69,15 +70,7 @@ ndarray ndarray::astype(DType dtype, bool copy) const {
         return *this;
     }
     const DeviceGuard guard{Device(device_)};
-    ndarray out = empty(shape_, dtype);
-    const StreamView stream = current_stream();
-    if (dtype == dtype_ && c_contiguous()) {
-        detail::backend().copy_async(out.data(), data(), nbytes(), stream.native());
-    } else {
-        detail::copy_elements(shape_, {out.data(), dtype, out.strides()},
-                              {data(), dtype_, strides_}, stream);
-    }
-    return out;
+    return detail::astype_on(*this, dtype, current_stream());
 }
 
 void ndarray::fill(const Scalar& value) {
@@ -96,5 +89,20 @@ ndarray expand_dims(const ndarray& a, std::span<const std::int64_t> axes) {
 ndarray expand_dims(const ndarray& a, std::initializer_list<std::int64_t> axes) {
     return expand_dims(a, std::span<const std::int64_t>(axes.begin(), axes.size()));
 }
+
+namespace detail {
+
+ndarray astype_on(const ndarray& a, DType dtype, StreamView stream) {
+    ndarray out = empty_on(a.shape(), dtype, stream);
+    if (dtype == a.dtype() && a.c_contiguous()) {
+        backend().copy_async(out.data(), a.data(), a.nbytes(), stream.native());
+    } else {
+        copy_elements(a.shape(), {out.data(), dtype, out.strides()},
+                      {a.data(), a.dtype(), a.strides()}, stream);
+    }
+    return out;
+}
+
+}  // namespace detail
 
 }  // namespace kiln

@@ -1,5 +1,7 @@
 #include "staging_ring.hpp"
 
+#include "streaming_copy.hpp"
+
 #include <algorithm>
 #include <condition_variable>
 #include <cstring>
@@ -152,8 +154,8 @@ void ring_download(void* host, const void* device, void* staging, const StagingP
             }
             queue.wait(chunk.slot);
             const ByteRange mine = share(chunk.range, w, workers);
-            std::memcpy(target + mine.begin,
-                        ring + chunk.staging + (mine.begin - chunk.range.begin), mine.size());
+            streaming_copy(target + mine.begin,
+                           ring + chunk.staging + (mine.begin - chunk.range.begin), mine.size());
             progress.finished(w, k + 1);
             const std::size_t next = k + plan.slots();
             if (w != 0 || next >= plan.chunks()) {

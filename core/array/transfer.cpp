@@ -2,6 +2,7 @@
 #include "../backend.hpp"
 #include "../codegen/builtin_kernels.hpp"
 #include "../profiling.hpp"
+#include "array_memory.hpp"
 #include "staged_copy.hpp"
 
 #include <kiln/device.hpp>
@@ -37,8 +38,7 @@ void ndarray::to_host(void* out, std::size_t count, DType type,
     const detail::ProfileRange range("kiln: copy to host");
     const DeviceGuard guard{Device(device_)};
     const StreamView on = stream.value_or(current_stream());
-    const StreamGuard current(on);
-    const ndarray source = c_contiguous() ? *this : copy();
+    const ndarray source = c_contiguous() ? *this : detail::astype_on(*this, dtype_, on);
     if (stream) {
         // Into the caller's buffer directly: truly asynchronous when that buffer is pinned.
         detail::backend().copy_async(out, source.data(), nbytes(), on.native());
@@ -56,8 +56,7 @@ void ndarray::from_host(const void* values, std::size_t count, DType type,
     const detail::ProfileRange range("kiln: copy from host");
     const DeviceGuard guard{Device(device_)};
     const StreamView on = stream.value_or(current_stream());
-    const StreamGuard current(on);
-    const ndarray target = c_contiguous() ? *this : empty(shape_, dtype_);
+    const ndarray target = c_contiguous() ? *this : detail::empty_on(shape_, dtype_, on);
     detail::staged_upload(target.data(), values, nbytes(), on);
     if (!c_contiguous()) {
         detail::copy_elements(shape_, {data(), dtype_, strides_},

@@ -14,13 +14,14 @@ static_assert(sizeof(long long) == word && sizeof(void*) == word);
 
 }  // namespace
 
-PackedArguments::PackedArguments(const ElementwiseVariant& variant, const CallValues& values) {
+ArgumentPack elementwise_arguments(const ElementwiseVariant& variant, const CallValues& values) {
+    ArgumentPack pack;
     const auto ndim = static_cast<std::size_t>(std::max(variant.ndim, 1));
-    pack_.push(static_cast<long long>(values.size));
-    pack_.push_dims(values.shape.empty() ? Shape{1} : values.shape, ndim);
+    pack.push(static_cast<long long>(values.size));
+    pack.push_dims(values.shape.empty() ? Shape{1} : values.shape, ndim);
     if (!variant.contiguous) {
-        pack_.push(static_cast<long long>(values.row_length));
-        pack_.push(static_cast<long long>(values.tile_columns));
+        pack.push(static_cast<long long>(values.row_length));
+        pack.push(static_cast<long long>(values.tile_columns));
     }
     for (std::size_t p = 0; p < variant.operands.size(); ++p) {
         const OperandVariant& op = variant.operands[p];
@@ -28,28 +29,29 @@ PackedArguments::PackedArguments(const ElementwiseVariant& variant, const CallVa
         const auto operand = static_cast<int>(p);
         switch (op.kind) {
             case OperandVariant::Kind::scalar:
-                pack_.begin(alignment(op.dtype));
-                pack_.append_operand(value.scalar.data(), itemsize(op.dtype), operand);
+                pack.begin(alignment(op.dtype));
+                pack.append_operand(value.scalar.data(), itemsize(op.dtype), operand);
                 break;
             case OperandVariant::Kind::raw:
                 // kiln_raw_c<T> {p} or kiln_raw<T, N> {p, shape[N], strides[N]}: one argument.
-                pack_.begin(word);
-                pack_.append_operand(static_cast<const void*>(&value.data), sizeof value.data,
-                                     operand);
+                pack.begin(word);
+                pack.append_operand(static_cast<const void*>(&value.data), sizeof value.data,
+                                    operand);
                 if (!op.raw_contiguous) {
                     const auto n = static_cast<std::size_t>(op.raw_ndim);
-                    pack_.append_dims(value.shape, n);
-                    pack_.append_dims(value.strides, n);
+                    pack.append_dims(value.shape, n);
+                    pack.append_dims(value.strides, n);
                 }
                 break;
             case OperandVariant::Kind::array:
-                pack_.push_operand_pointer(value.data, operand);
+                pack.push_operand_pointer(value.data, operand);
                 if (!variant.contiguous) {
-                    pack_.push_dims(value.strides.empty() ? Strides{0} : value.strides, ndim);
+                    pack.push_dims(value.strides.empty() ? Strides{0} : value.strides, ndim);
                 }
                 break;
         }
     }
+    return pack;
 }
 
 std::vector<ArgumentSlot> argument_layout(const ElementwiseVariant& variant) {
@@ -65,7 +67,7 @@ std::vector<ArgumentSlot> argument_layout(const ElementwiseVariant& variant) {
         }
         values.operands.push_back(std::move(value));
     }
-    return PackedArguments(variant, values).layout();
+    return elementwise_arguments(variant, values).layout();
 }
 
 }  // namespace kiln::detail

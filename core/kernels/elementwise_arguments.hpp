@@ -35,23 +35,12 @@ struct CallValues {
     std::vector<OperandValue> operands;
 };
 
-// Kernel arguments, each in its own buffer, as the backend's launch takes them.
-class PackedArguments {
-public:
-    // `values` must match `variant` (one value per operand; ranks as the variant says).
-    PackedArguments(const ElementwiseVariant& variant, const CallValues& values);
+// A launch's arguments, their operand bytes marked with the operand's index (in_params, then
+// out_params). `values` must match `variant` (one value per operand; ranks as the variant says).
+[[nodiscard]] ArgumentPack elementwise_arguments(const ElementwiseVariant& variant,
+                                                 const CallValues& values);
 
-    // One pointer per parameter, valid while this object lives.
-    [[nodiscard]] void** pointers() { return pack_.pointers(); }
-    [[nodiscard]] std::vector<ArgumentSlot> layout() const { return pack_.layout(); }
-    // The pack, its operand bytes marked with the operand's index (in_params, then out_params).
-    [[nodiscard]] const ArgumentPack& pack() const noexcept { return pack_; }
-
-private:
-    ArgumentPack pack_;
-};
-
-// The slots PackedArguments fills for any call of `variant`: a function of the variant alone.
+// The slots elementwise_arguments fills for any call of `variant`: a function of the variant alone.
 [[nodiscard]] std::vector<ArgumentSlot> argument_layout(const ElementwiseVariant& variant);
 
 }  // namespace kiln::detail

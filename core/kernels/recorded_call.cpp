@@ -1,5 +1,6 @@
 #include "recorded_call.hpp"
 
+#include "../array/array_memory.hpp"
 #include "../profiling.hpp"
 
 #include <kiln/error.hpp>
@@ -113,8 +114,6 @@ void CallRecords::add(std::shared_ptr<const RecordedCall> call) {
 
 std::vector<ndarray> replay(const RecordedCall& call, std::span<const Argument> args,
                             std::span<const ndarray> out, StreamView stream) {
-    // Outputs are allocated in the stream's order.
-    const StreamGuard guard(stream);
     const std::size_t count = call.operand_dtypes.size();
     std::vector<ndarray> results;
     results.reserve(count - call.inputs);
@@ -136,14 +135,15 @@ std::vector<ndarray> replay(const RecordedCall& call, std::span<const Argument> 
             }
             pointers.at(p) = array.data();
         } else {
-            results.push_back(out.empty() ? empty(call.output_shape, dtype) : out[p - call.inputs]);
+            results.push_back(out.empty() ? empty_on(call.output_shape, dtype, stream)
+                                          : out[p - call.inputs]);
             pointers.at(p) = results.back().data();
         }
         sources.at(p) = &pointers.at(p);
     }
     ndarray scratch;
     if (call.scratch_bytes > 0) {
-        scratch = empty({call.scratch_bytes}, uint8);
+        scratch = empty_on({call.scratch_bytes}, uint8, stream);
     }
     const void* scratch_pointer = call.scratch_bytes > 0 ? scratch.data() : nullptr;
     const ProfileRange range(call.kernel.c_str());

@@ -82,7 +82,9 @@ ReductionDefinition define_reduction(const std::string& in_params, const std::st
                           {},
                           {},
                           {},
-                          std::move(preamble)};
+                          std::move(preamble),
+                          true,
+                          {}};
     if (!is_identifier(k.name)) {
         throw Error("kiln: ReductionKernel: '" + k.name +
                     "' is not a valid kernel name (expected a C identifier)");

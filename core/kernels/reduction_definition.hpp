@@ -25,6 +25,8 @@ struct ReductionDefinition {
     // `reduce_type` split at commas and trimmed; one entry per output when it was empty.
     std::vector<std::string> reduce_types;
     std::string preamble;
+    bool reduce_dims = true;           // collapse dimensions before generating the kernel
+    std::vector<std::string> options;  // compiler options
 };
 
 // The dtype a reduce_type entry spells: a dtype name ("float64") or its C type ("double").

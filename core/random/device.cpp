@@ -1,5 +1,6 @@
 // kiln::random's device functions: check the arguments, allocate, and launch the generated kernel
 // of the distribution and dtype.
+#include "../array/array_memory.hpp"
 #include "../backend.hpp"
 #include "../codegen/module_cache.hpp"
 #include "../layout.hpp"
@@ -28,8 +29,7 @@ ndarray generate(RandomDistribution distribution, const Shape& shape, DType dtyp
     // Checked here too so that a bad shape's error names this function rather than empty().
     static_cast<void>(detail::checked_size(shape, itemsize(dtype), function));
     const StreamView on = stream.value_or(current_stream());
-    const StreamGuard guard(on);
-    ndarray out = empty(shape, dtype);
+    ndarray out = detail::empty_on(shape, dtype, on);
     long long count = out.size();
     if (count == 0) {
         return out;

@@ -20,8 +20,10 @@
 namespace kiln {
 
 namespace detail {
-class ElementwiseState;
-}
+template <class KernelClass>
+class GeneratedKernel;
+struct Elementwise;
+}  // namespace detail
 
 struct ElementwiseOptions {
     bool reduce_dims = true;           // collapse dimensions before generating the kernel
@@ -52,11 +54,6 @@ public:
     ElementwiseKernel(const std::string& in_params, const std::string& out_params,
                       std::string operation, std::string name = "kernel",
                       ElementwiseOptions options = {});
-    ~ElementwiseKernel();
-    ElementwiseKernel(const ElementwiseKernel& other);
-    ElementwiseKernel& operator=(const ElementwiseKernel& other);
-    ElementwiseKernel(ElementwiseKernel&& other) noexcept;
-    ElementwiseKernel& operator=(ElementwiseKernel&& other) noexcept;
 
     // Inputs, then optionally every output (written in place); missing outputs are allocated.
     // Returns the output of a kernel with one output. Throws TypeError, before touching the
@@ -74,7 +71,7 @@ public:
     [[nodiscard]] const std::string& name() const noexcept;
 
 private:
-    std::shared_ptr<detail::ElementwiseState> state_;
+    std::shared_ptr<detail::GeneratedKernel<detail::Elementwise>> state_;
 };
 
 }  // namespace kiln

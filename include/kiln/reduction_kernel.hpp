@@ -18,8 +18,10 @@
 namespace kiln {
 
 namespace detail {
-class ReductionState;
-}
+template <class KernelClass>
+class GeneratedKernel;
+struct Reduction;
+}  // namespace detail
 
 // The axes to reduce over, as NumPy's `axis=`: all of them (the default, NumPy's None), one
 // axis, or several; negative axes count from the end. `Axis(std::vector<int>{})` reduces none.
@@ -72,11 +74,6 @@ public:
                     std::string map_expr, std::string reduce_expr, std::string post_map_expr,
                     std::string identity, std::string name = "reduce_kernel",
                     const ReductionOptions& options = {});
-    ~ReductionKernel();
-    ReductionKernel(const ReductionKernel& other);
-    ReductionKernel& operator=(const ReductionKernel& other);
-    ReductionKernel(ReductionKernel&& other) noexcept;
-    ReductionKernel& operator=(ReductionKernel&& other) noexcept;
 
     // Inputs, then optionally every output. Returns the output of a single-output kernel; a
     // kernel with several outputs is called through outputs().
@@ -93,7 +90,7 @@ public:
     [[nodiscard]] const std::string& name() const noexcept;
 
 private:
-    std::shared_ptr<detail::ReductionState> state_;
+    std::shared_ptr<detail::GeneratedKernel<detail::Reduction>> state_;
 };
 
 }  // namespace kiln

@@ -160,7 +160,7 @@ TEST(MemoryPool, BlockReusedOnAnotherStreamWaitsForTheFirst) {
 // An upload on stream B through pinned staging completes while a kernel still runs on A.
 TEST(MemoryPool, PinnedStagingOverlapsAKernelOnAnotherStream) {
     KILN_REQUIRE_DEVICE();
-    KILN_SKIP_UNDER_SANITIZER();
+    KILN_SKIP_UNDER_SANITIZER(kiln::test::times_device_against_host);
     TestKernels kernels;
     kiln::Stream busy(true);
     kiln::Stream copies(true);

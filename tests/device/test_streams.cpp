@@ -41,7 +41,7 @@ private:
 
 TEST(Stream, SynchronizeDoneAndMovedFromUse) {
     KILN_REQUIRE_DEVICE();
-    KILN_SKIP_UNDER_SANITIZER();
+    KILN_SKIP_UNDER_SANITIZER(kiln::test::times_device_against_host);
     kiln::Stream stream;
     EXPECT_EQ(stream.device(), kiln::Device::current().id());
     TestKernels kernels;
@@ -196,6 +196,7 @@ TEST(Stream, ExternalStreamView) {
 // may run then, and the process must exit cleanly.
 TEST(DeviceDeathTest, HandlesDestroyedAtExitAreQuiet) {
     KILN_REQUIRE_DEVICE();
+    KILN_SKIP_UNDER_SANITIZER(kiln::test::death_test);
     GTEST_FLAG_SET(death_test_style, "threadsafe");
     EXPECT_EXIT(
         {
@@ -291,6 +292,7 @@ TEST(Device, StreamsPoolsAndArraysArePerDevice) {
 // fault poisons the context, so it runs in a fresh process (death-test re-execution).
 TEST(DeviceDeathTest, AsynchronousFaultSurfacesAtSynchronize) {
     KILN_REQUIRE_DEVICE();
+    KILN_SKIP_UNDER_SANITIZER(kiln::test::death_test);
     GTEST_FLAG_SET(death_test_style, "threadsafe");
     EXPECT_EXIT(
         {

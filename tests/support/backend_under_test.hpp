@@ -79,11 +79,18 @@ inline std::uint16_t elf_machine() {
     if (::kiln::device_count() == 0) \
     GTEST_SKIP() << "no " << ::kiln::test::backend_name << " device: " << ::kiln::no_device_reason()
 
-// Skips a test that times the device against the host (a kernel must still run when the host
-// looks) while ci/gpu-run.sh --sanitize runs it under a compute-sanitizer tool, which serializes
-// and slows kernels; only then.
-#define KILN_SKIP_UNDER_SANITIZER()                                                            \
+// Skips a test that cannot hold while ci/gpu-run.sh --sanitize runs it under a compute-sanitizer
+// tool, and only then; `why` completes "skipped under compute-sanitizer: ".
+#define KILN_SKIP_UNDER_SANITIZER(why)                                                         \
     if (const char* kiln_sanitizer = std::getenv("KILN_SANITIZER"); kiln_sanitizer != nullptr) \
-    GTEST_SKIP()                                                                               \
-        << "times the device against the host, which cannot hold under compute-sanitizer "     \
-        << kiln_sanitizer
+    GTEST_SKIP() << "skipped under compute-sanitizer " << kiln_sanitizer << ": " << (why)
+
+namespace kiln::test {
+
+// The reasons tests give for KILN_SKIP_UNDER_SANITIZER.
+inline constexpr const char* times_device_against_host =
+    "the test times the device against the host, and the tool serializes and slows kernels";
+inline constexpr const char* death_test =
+    "a death test re-executes the test binary, and that child hangs under the tool";
+
+}  // namespace kiln::test

@@ -1,0 +1,115 @@
+// The call path of every kernel class whose source kiln generates (ElementwiseKernel,
+// ReductionKernel and the fused kernels to come), written once: replay a call of a recorded
+// layout; else bind and check the arguments (prepare), allocate the missing outputs on the call's
+// stream, find or compile the variant, launch, and record the call. A class supplies only what
+// differs, as the static members KernelClass names.
+#pragma once
+
+#include "../backend.hpp"
+#include "kernel_launcher.hpp"
+#include "recorded_call.hpp"
+#include "shared_definitions.hpp"
+#include "variant_cache.hpp"
+
+#include <kiln/argument.hpp>
+#include <kiln/ndarray.hpp>
+#include <kiln/stream.hpp>
+
+#include <concepts>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace kiln::detail {
+
+// What a generated-kernel class tells the shared path. Call is one call resolved without
+// touching device memory (types, shapes, layout, variant); Compiled is a variant's functions.
+template <class C>
+concept KernelClass = requires(const typename C::Definition& definition,
+                               std::span<const Argument> args, const typename C::Options& options,
+                               typename C::Call& call, const typename C::Compiled& compiled,
+                               CallSignature& signature, KernelLauncher& launcher,
+                               StreamView stream) {
+    // Throws, naming the kernel and the argument, for a call that does not fit the definition.
+    { C::prepare(definition, args, options) } -> std::same_as<typename C::Call>;
+    // Adds the call options that decide the launches to the arguments' signature.
+    C::sign(signature, options);
+    // Outputs passed apart from the arguments (ReductionKernel's out=), for a replay.
+    { C::passed_outputs(options) } -> std::convertible_to<std::span<const ndarray>>;
+    C::allocate_outputs(definition, call, stream);
+    // What a replay needs besides the launches: dtypes, the shape of allocated outputs.
+    { C::describe(definition, call) } -> std::same_as<RecordedCall>;
+    { C::launches_nothing(call) } -> std::same_as<bool>;
+    { C::variant_key(call) } -> std::same_as<std::string>;
+    { C::source(definition, call) } -> std::same_as<std::string>;
+    { C::compile(definition, call) } -> std::same_as<typename C::Compiled>;
+    C::launch(definition, call, compiled, launcher);
+    { C::outputs(definition, std::move(call)) } -> std::same_as<std::vector<ndarray>>;
+};
+
+// One definition's state, shared by every kernel object built from it (shared_definitions.hpp).
+template <class C>
+class GeneratedKernel {
+    static_assert(KernelClass<C>);
+
+public:
+    explicit GeneratedKernel(typename C::Definition definition)
+        : definition_(std::move(definition)) {}
+
+    // The state of the definition `key` spells, defined by `define` the first time.
+    template <class Define>
+    [[nodiscard]] static std::shared_ptr<GeneratedKernel> shared(const DefinitionKey& key,
+                                                                 Define&& define) {
+        // Never destroyed: kernel objects may outlive static destruction.
+        static auto* states = new SharedDefinitions<GeneratedKernel>();
+        return states->get(key, [&] { return std::make_shared<GeneratedKernel>(define()); });
+    }
+
+    [[nodiscard]] const typename C::Definition& definition() const noexcept { return definition_; }
+
+    // The source of the variant these arguments select; needs no device unless an argument is
+    // an array.
+    [[nodiscard]] std::string source(std::span<const Argument> args,
+                                     const typename C::Options& options) const {
+        return C::source(definition_, C::prepare(definition_, args, options));
+    }
+
+    // Runs a call on options.stream (default: the current stream); returns its outputs.
+    std::vector<ndarray> call(std::span<const Argument> args, const typename C::Options& options) {
+        const StreamView stream = options.stream.value_or(current_stream());
+        const std::optional<int> device = current_device_if_any();
+        CallSignature signature;
+        if (device) {
+            signature = CallSignature(*device, args);
+            C::sign(signature, options);
+            if (const auto recorded = calls_.find(signature)) {
+                return replay(*recorded, args, C::passed_outputs(options), stream);
+            }
+        }
+        typename C::Call call = C::prepare(definition_, args, options);
+        C::allocate_outputs(definition_, call, stream);
+        auto recorded = std::make_shared<RecordedCall>(C::describe(definition_, call));
+        recorded->signature = signature;
+        if (!C::launches_nothing(call)) {
+            const typename C::Compiled compiled =
+                variants_.get(backend().current_device(), C::variant_key(call),
+                              [&] { return C::compile(definition_, call); });
+            KernelLauncher launcher(*recorded, stream);
+            C::launch(definition_, call, compiled, launcher);
+        }
+        if (device) {
+            calls_.add(std::move(recorded));
+        }
+        return C::outputs(definition_, std::move(call));
+    }
+
+private:
+    typename C::Definition definition_;
+    VariantCache<typename C::Compiled> variants_;
+    CallRecords calls_;
+};
+
+}  // namespace kiln::detail

@@ -1,43 +1,19 @@
-// A small JSON value for kiln-bench's results file: built in memory, written once, indented.
+// kiln-bench's results file: nlohmann's JSON, with members kept in the order they were set so
+// that the file reads in a fixed order (bench/cupy_compare.py and bench/plot.py read it).
 #pragma once
 
-#include <cstdint>
+#include <nlohmann/json.hpp>
+
 #include <string>
-#include <utility>
-#include <variant>
-#include <vector>
 
 namespace kiln::bench {
 
-class Json {
-public:
-    using Array = std::vector<Json>;
-    using Object = std::vector<std::pair<std::string, Json>>;
+using Json = nlohmann::ordered_json;
 
-    Json() = default;                                                        // null
-    Json(bool value) : value_(value) {}                                      // NOLINT(*-explicit-*)
-    Json(double value) : value_(value) {}                                    // NOLINT(*-explicit-*)
-    Json(int value) : value_(static_cast<std::int64_t>(value)) {}            // NOLINT(*-explicit-*)
-    Json(std::int64_t value) : value_(value) {}                              // NOLINT(*-explicit-*)
-    Json(std::uint64_t value) : value_(static_cast<std::int64_t>(value)) {}  // NOLINT(*-explicit-*)
-    Json(std::string value) : value_(std::move(value)) {}                    // NOLINT(*-explicit-*)
-    Json(const char* value) : value_(std::string(value)) {}                  // NOLINT(*-explicit-*)
-    Json(Array value) : value_(std::move(value)) {}                          // NOLINT(*-explicit-*)
-    Json(Object value) : value_(std::move(value)) {}                         // NOLINT(*-explicit-*)
-
-    // A member of an object (the value must be an object or null, which becomes one).
-    void set(const std::string& key, Json value);
-    // An element at the end of an array (the value must be an array or null).
-    void push(Json value);
-
-    // Two-space indented text; NaN and infinities are written as null.
-    [[nodiscard]] std::string dump() const;
-
-private:
-    void write(std::string& out, int depth) const;
-
-    std::variant<std::nullptr_t, bool, double, std::int64_t, std::string, Array, Object> value_ =
-        nullptr;
-};
+// Two-space indented text and a final newline. NaN and infinities are written as null; bytes
+// that are not UTF-8 (a device name, a compiler's log) become U+FFFD rather than an exception.
+[[nodiscard]] inline std::string dump(const Json& value) {
+    return value.dump(2, ' ', false, Json::error_handler_t::replace) + '\n';
+}
 
 }  // namespace kiln::bench

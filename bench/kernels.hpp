@@ -22,11 +22,11 @@ struct ElementwiseDefinition {
         return {in_params, out_params, operation, name, {.preamble = preamble}};
     }
     [[nodiscard]] Json json() const {
-        return Json::Object{{"class", "ElementwiseKernel"},
-                            {"in_params", in_params},
-                            {"out_params", out_params},
-                            {"operation", operation},
-                            {"name", name}};
+        return Json::object({{"class", "ElementwiseKernel"},
+                             {"in_params", in_params},
+                             {"out_params", out_params},
+                             {"operation", operation},
+                             {"name", name}});
     }
 };
 
@@ -44,10 +44,14 @@ struct ReductionDefinition {
                 post_map_expr, identity,   name,     {.preamble = preamble}};
     }
     [[nodiscard]] Json json() const {
-        return Json::Object{{"class", "ReductionKernel"}, {"in_params", in_params},
-                            {"out_params", out_params},   {"map_expr", map_expr},
-                            {"reduce_expr", reduce_expr}, {"post_map_expr", post_map_expr},
-                            {"identity", identity},       {"name", name}};
+        return Json::object({{"class", "ReductionKernel"},
+                             {"in_params", in_params},
+                             {"out_params", out_params},
+                             {"map_expr", map_expr},
+                             {"reduce_expr", reduce_expr},
+                             {"post_map_expr", post_map_expr},
+                             {"identity", identity},
+                             {"name", name}});
     }
 };
 
@@ -59,7 +63,7 @@ struct RawDefinition {
         return {prefix + code, name};
     }
     [[nodiscard]] Json json() const {
-        return Json::Object{{"class", "RawKernel"}, {"code", code}, {"name", name}};
+        return Json::object({{"class", "RawKernel"}, {"code", code}, {"name", name}});
     }
 };
 

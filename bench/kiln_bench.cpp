@@ -140,13 +140,13 @@ std::filesystem::path json_path(const Options& options, const SystemInfo& system
 }
 
 Json run_json(const Context& context, const std::string& no_gpu_reason) {
-    return Json::Object{{"gpu", context.gpu},
-                        {"no_gpu_reason", no_gpu_reason},
-                        {"filter", context.options.filter},
-                        {"repeat", context.options.repeat},
-                        {"warmup", context.options.warmup},
-                        {"cpu_repeat", context.options.cpu_repeat},
-                        {"size_scale", context.options.size_scale}};
+    return Json::object({{"gpu", context.gpu},
+                         {"no_gpu_reason", no_gpu_reason},
+                         {"filter", context.options.filter},
+                         {"repeat", context.options.repeat},
+                         {"warmup", context.options.warmup},
+                         {"cpu_repeat", context.options.cpu_repeat},
+                         {"size_scale", context.options.size_scale}});
 }
 
 // Runs one workload, turning a failure into a failed row rather than ending the run.
@@ -224,8 +224,8 @@ int run(const Options& options) {
     if (path.has_parent_path()) {
         std::filesystem::create_directories(path.parent_path());
     }
-    std::ofstream(path)
-        << results_json(system, run_json(context, no_gpu_reason), records, copy_gbps).dump();
+    std::ofstream(path) << dump(
+        results_json(system, run_json(context, no_gpu_reason), records, copy_gbps));
     std::cout << "\nresults: " << path.string() << '\n';
 
     int failures = 0;

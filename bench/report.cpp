@@ -24,68 +24,68 @@ Json optional_json(std::optional<double> value) {
 }
 
 Json input_json(const InputSpec& input) {
-    Json::Array shape;
+    Json shape = Json::array();
     for (const auto extent : input.shape) {
         shape.emplace_back(extent);
     }
-    Json::Array first;
+    Json first = Json::array();
     for (const double value : input.first) {
         first.emplace_back(value);
     }
-    Json out = Json::Object{{"name", input.name},
-                            {"distribution", input.distribution},
-                            {"seed", input.seed},
-                            {"dtype", std::string(name(input.dtype))},
-                            {"shape", shape}};
+    Json out = Json::object({{"name", input.name},
+                             {"distribution", input.distribution},
+                             {"seed", input.seed},
+                             {"dtype", std::string(name(input.dtype))},
+                             {"shape", shape}});
     if (input.distribution == "uniform") {
-        out.set("low", 0.0);
-        out.set("high", input.a);
+        out["low"] = 0.0;
+        out["high"] = input.a;
     } else if (input.distribution == "normal") {
-        out.set("mean", 0.0);
-        out.set("stddev", input.a);
+        out["mean"] = 0.0;
+        out["stddev"] = input.a;
     } else {
-        out.set("low", static_cast<std::int64_t>(input.a));
-        out.set("high", static_cast<std::int64_t>(input.b));
+        out["low"] = static_cast<std::int64_t>(input.a);
+        out["high"] = static_cast<std::int64_t>(input.b);
     }
     if (!input.view.empty()) {
-        out.set("view", input.view);
+        out["view"] = input.view;
     }
-    out.set("first", first);
+    out["first"] = first;
     return out;
 }
 
 Json record_json(const Record& r, std::optional<double> copy_gbps) {
     const Derived d = derive(r, copy_gbps);
-    Json::Array inputs;
+    Json inputs = Json::array();
     for (const auto& input : r.inputs) {
         inputs.push_back(input_json(input));
     }
-    Json out = Json::Object{{"name", r.name},
-                            {"description", r.description},
-                            {"kernel_class", r.kernel_class},
-                            {"size", r.size},
-                            {"dtype", r.dtype},
-                            {"bound", r.bound},
-                            {"bytes", r.bytes},
-                            {"flops", r.flops},
-                            {"gpu_ms", optional_json(r.gpu_ms)},
-                            {"gpu_ms_min", optional_json(r.gpu_ms_min)},
-                            {"host_us_per_call", optional_json(r.host_us)},
-                            {"samples", r.samples},
-                            {"gbps", optional_json(d.gbps)},
-                            {"copy_fraction", optional_json(d.copy_fraction)},
-                            {"gflops", optional_json(d.gflops)},
-                            {"kokkos_ms", optional_json(r.kokkos_ms)},
-                            {"speedup_over_kokkos", optional_json(d.speedup)}};
-    out.set("check", Json::Object{{"status", r.check.status},
-                                  {"error", r.check.error},
-                                  {"tolerance", r.check.tolerance},
-                                  {"detail", r.check.detail}});
-    out.set("peak_bytes", r.peak_bytes ? Json(static_cast<std::int64_t>(*r.peak_bytes)) : Json());
-    out.set("note", r.note);
-    out.set("inputs", inputs);
-    out.set("kernel", r.kernel);
-    out.set("params", r.params);
+    Json out = Json::object({{"name", r.name},
+                             {"description", r.description},
+                             {"kernel_class", r.kernel_class},
+                             {"size", r.size},
+                             {"dtype", r.dtype},
+                             {"bound", r.bound},
+                             {"bytes", r.bytes},
+                             {"flops", r.flops},
+                             {"gpu_ms", optional_json(r.gpu_ms)},
+                             {"gpu_ms_min", optional_json(r.gpu_ms_min)},
+                             {"host_us_per_call", optional_json(r.host_us)},
+                             {"samples", r.samples},
+                             {"gbps", optional_json(d.gbps)},
+                             {"copy_fraction", optional_json(d.copy_fraction)},
+                             {"gflops", optional_json(d.gflops)},
+                             {"kokkos_ms", optional_json(r.kokkos_ms)},
+                             {"speedup_over_kokkos", optional_json(d.speedup)}});
+    out["check"] = Json::object({{"status", r.check.status},
+                                 {"error", r.check.error},
+                                 {"tolerance", r.check.tolerance},
+                                 {"detail", r.check.detail}});
+    out["peak_bytes"] = r.peak_bytes ? Json(static_cast<std::int64_t>(*r.peak_bytes)) : Json();
+    out["note"] = r.note;
+    out["inputs"] = inputs;
+    out["kernel"] = r.kernel;
+    out["params"] = r.params;
     return out;
 }
 
@@ -148,15 +148,15 @@ std::string table(const std::vector<Record>& records, std::optional<double> copy
 
 Json results_json(const SystemInfo& system, const Json& run, const std::vector<Record>& records,
                   std::optional<double> copy_gbps) {
-    Json::Array rows;
+    Json rows = Json::array();
     for (const auto& r : records) {
         rows.push_back(record_json(r, copy_gbps));
     }
-    return Json::Object{{"format", "kiln-bench results, version 1"},
-                        {"system", system.json()},
-                        {"run", run},
-                        {"copy_gbps", optional_json(copy_gbps)},
-                        {"workloads", rows}};
+    return Json::object({{"format", "kiln-bench results, version 1"},
+                         {"system", system.json()},
+                         {"run", run},
+                         {"copy_gbps", optional_json(copy_gbps)},
+                         {"workloads", rows}});
 }
 
 }  // namespace kiln::bench

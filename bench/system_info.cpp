@@ -92,20 +92,20 @@ SystemInfo system_info(bool gpu) {
 }
 
 Json SystemInfo::json() const {
-    return Json::Object{{"device", device},
-                        {"arch", arch},
-                        {"multiprocessors", multiprocessors},
-                        {"memory_bytes", static_cast<std::int64_t>(memory_bytes)},
-                        {"driver", driver},
-                        {"backend", backend},
-                        {"compiler", compiler},
-                        {"vendor_libraries", libraries},
-                        {"host_compiler", host_compiler},
-                        {"kiln_version", KILN_VERSION},
-                        {"kokkos_execution_space", kokkos_space},
-                        {"kokkos_concurrency", kokkos_concurrency},
-                        {"kokkos_version", kokkos_version},
-                        {"date", date}};
+    return Json::object({{"device", device},
+                         {"arch", arch},
+                         {"multiprocessors", multiprocessors},
+                         {"memory_bytes", static_cast<std::int64_t>(memory_bytes)},
+                         {"driver", driver},
+                         {"backend", backend},
+                         {"compiler", compiler},
+                         {"vendor_libraries", libraries},
+                         {"host_compiler", host_compiler},
+                         {"kiln_version", KILN_VERSION},
+                         {"kokkos_execution_space", kokkos_space},
+                         {"kokkos_concurrency", kokkos_concurrency},
+                         {"kokkos_version", kokkos_version},
+                         {"date", date}});
 }
 
 std::string file_name_part(const std::string& text) {

@@ -33,7 +33,7 @@ Record compile_time(const Context& context, const RawDefinition& definition,
     r.size = target;
     r.kernel = definition.json();
     r.params =
-        Json::Object{{"target", target}, {"backend", std::string(to_string(active_backend()))}};
+        Json::object({{"target", target}, {"backend", std::string(to_string(active_backend()))}});
     const int samples = std::min(context.options.repeat, 3);
     std::vector<double> us;
     std::size_t image_bytes = 0;
@@ -46,7 +46,7 @@ Record compile_time(const Context& context, const RawDefinition& definition,
     }
     r.host_us = median(us);
     r.samples = samples;
-    r.params.set("code_object_bytes", static_cast<std::int64_t>(image_bytes));
+    r.params["code_object_bytes"] = static_cast<std::int64_t>(image_bytes);
     return r;
 }
 

@@ -23,7 +23,7 @@ Record clipped_relu(const Context& context, const std::string& name, std::int64_
                            {n}, "float64", "memory");
     r.kernel = kernels::clipped_relu.json();
     const double cap = 1.0;
-    r.params = Json::Object{{"cap", cap}};
+    r.params = Json::object({{"cap", cap}});
     r.bytes = 16.0 * static_cast<double>(n);
     const PeakMemory peak(context.gpu);
     const auto x = normal_input<double>(context, "x", {n}, 1.0, 11);
@@ -192,7 +192,7 @@ Record transposed(const Context& context) {
                            "y = x + x on x.T (a non-contiguous input), C-contiguous output",
                            "ElementwiseKernel", {cols, rows}, "float32", "memory");
     r.kernel = kernels::twice.json();
-    r.params = Json::Object{{"input", "transpose of the (rows, cols) draw"}};
+    r.params = Json::object({{"input", "transpose of the (rows, cols) draw"}});
     r.bytes = 8.0 * static_cast<double>(rows * cols);
     const PeakMemory peak(context.gpu);
     const auto x = uniform_input<float>(context, "x", {rows, cols}, 1.0, 61);

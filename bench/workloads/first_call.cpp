@@ -119,8 +119,8 @@ std::vector<Record> first_calls(const Context& context, std::size_t kind) {
     }
     store_host(cold, seconds);
     const auto compiled = compile_cache_statistics();
-    cold.params = Json::Object{{"compiles", compiled.compiles},
-                               {"compile_seconds", compiled.compile_seconds}};
+    cold.params = Json::object(
+        {{"compiles", compiled.compiles}, {"compile_seconds", compiled.compile_seconds}});
 
     Record memory = level_record(kind, "memory", "memory-cache hit (a new object, same source)");
     reset_compile_cache_statistics();
@@ -130,7 +130,7 @@ std::vector<Record> first_calls(const Context& context, std::size_t kind) {
             timed_first_call(kind, nonces[1 + static_cast<std::size_t>(i) % cold_count], x, y));
     }
     store_host(memory, seconds);
-    memory.params = Json::Object{{"compiles", compile_cache_statistics().compiles}};
+    memory.params = Json::object({{"compiles", compile_cache_statistics().compiles}});
 
     Record disk = level_record(kind, "disk", "disk-cache hit in a new process");
     if (!compile_cache_directory()) {
@@ -144,7 +144,7 @@ std::vector<Record> first_calls(const Context& context, std::size_t kind) {
         store_host(disk, parse_seconds(run_and_capture(context.self, {"--first-call-child",
                                                                       class_names.at(kind), list}),
                                        disk_hits));
-        disk.params = Json::Object{{"disk_hits", disk_hits}};
+        disk.params = Json::object({{"disk_hits", disk_hits}});
     }
     return {cold, disk, memory};
 }

@@ -37,7 +37,7 @@ Record launch_overhead(const Context& context, Class kind) {
     Record r =
         make_record(names.at(index), std::to_string(calls) + " back-to-back calls on 1000 elements",
                     classes.at(index), {elements}, "float32", "launch");
-    r.params = Json::Object{{"calls", calls}};
+    r.params = Json::object({{"calls", calls}});
     const PeakMemory peak(context.gpu);
     const auto x = uniform_input<float>(context, "x", {elements}, 1.0, 111);
     const auto y = uniform_input<float>(context, "y", {elements}, 1.0, 112);
@@ -71,8 +71,8 @@ Record launch_overhead(const Context& context, Class kind) {
         constexpr int n = elements;
         constexpr unsigned block = 256;
         const Dim3 grid{static_cast<unsigned>((elements + block - 1) / block)};
-        r.params.set("grid", static_cast<std::int64_t>(grid.x));
-        r.params.set("block", 256);
+        r.params["grid"] = static_cast<std::int64_t>(grid.x);
+        r.params["block"] = 256;
         if (kind == Class::raw) {
             const auto kernel = kernels::add_raw.make();
             batch = [&, kernel, grid] {

@@ -77,16 +77,16 @@ Record mse(const Context& context, Way way, std::int64_t nominal, const std::str
             r = make_record("mse_two_step_f64_" + suffix,
                             "MSE, elementwise difference-square then a sum ReductionKernel",
                             "ElementwiseKernel+ReductionKernel", {n}, "float64", "memory");
-            r.kernel = Json::Object{{"class", "ElementwiseKernel+ReductionKernel"},
-                                    {"elementwise", kernels::difference_square.json()},
-                                    {"reduction", kernels::sum.json()}};
+            r.kernel = Json::object({{"class", "ElementwiseKernel+ReductionKernel"},
+                                     {"elementwise", kernels::difference_square.json()},
+                                     {"reduction", kernels::sum.json()}});
             break;
         case Way::raw:
             r = make_record("mse_raw_block_f64_" + suffix,
                             "MSE, RawKernel block reduction (last block finishes)", "RawKernel",
                             {n}, "float64", "memory");
             r.kernel = kernels::mse_block.json();
-            r.params = Json::Object{{"block", 256}, {"blocks_per_sm", 8}};
+            r.params = Json::object({{"block", 256}, {"blocks_per_sm", 8}});
             break;
     }
     r.bytes = 16.0 * static_cast<double>(n);

@@ -16,7 +16,7 @@ constexpr int pairs = 100'000;
 Record pool_pairs(const Context& context, std::size_t bytes, const char* name) {
     Record r = make_record(name, "pool allocate + free pair, cache hit", "MemoryPool",
                            {static_cast<std::int64_t>(bytes)}, "bytes", "host");
-    r.params = Json::Object{{"bytes", static_cast<std::int64_t>(bytes)}, {"pairs", pairs}};
+    r.params = Json::object({{"bytes", static_cast<std::int64_t>(bytes)}, {"pairs", pairs}});
     MemoryPool& pool = get_default_memory_pool();
     const StreamView stream = current_stream();
     const auto run = [&] {

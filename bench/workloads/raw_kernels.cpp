@@ -21,7 +21,7 @@ Record prime_factor_sum(const Context& context) {
     r.kernel = kernels::prime_factor_sum.json();
     constexpr unsigned block = 256;
     const auto grid = static_cast<unsigned>((n + block - 1) / block);
-    r.params = Json::Object{{"n", n}, {"grid", static_cast<std::int64_t>(grid)}, {"block", 256}};
+    r.params = Json::object({{"n", n}, {"grid", static_cast<std::int64_t>(grid)}, {"block", 256}});
     r.bytes = 8.0 * static_cast<double>(n - 1);
     const PeakMemory peak(context.gpu);
     std::vector<std::int64_t> want(static_cast<std::size_t>(n - 1));
@@ -50,12 +50,12 @@ Record matmul(const Context& context, bool tiled) {
     constexpr unsigned side = 16;
     const Dim3 grid{static_cast<unsigned>((n + side - 1) / side),
                     static_cast<unsigned>((m + side - 1) / side)};
-    r.params = Json::Object{
-        {"m", m},
-        {"n", n},
-        {"k", k},
-        {"grid", Json::Array{static_cast<std::int64_t>(grid.x), static_cast<std::int64_t>(grid.y)}},
-        {"block", Json::Array{16, 16}}};
+    r.params = Json::object({{"m", m},
+                             {"n", n},
+                             {"k", k},
+                             {"grid", Json::array({static_cast<std::int64_t>(grid.x),
+                                                   static_cast<std::int64_t>(grid.y)})},
+                             {"block", Json::array({16, 16})}});
     r.bytes = 4.0 * static_cast<double>(m * k + k * n + m * n);
     r.flops = 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
     const PeakMemory peak(context.gpu);

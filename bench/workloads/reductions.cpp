@@ -79,7 +79,7 @@ Record axis_reduction(const Context& context, const AxisCase& c) {
     Record r = make_record(c.name, c.description, "ReductionKernel", {c.rows, c.cols}, "float32",
                            "memory");
     r.kernel = c.definition->json();
-    r.params = Json::Object{{"axis", c.axis}};
+    r.params = Json::object({{"axis", c.axis}});
     const std::int64_t outputs = c.axis == 0 ? c.cols : c.rows;
     r.bytes = 4.0 * static_cast<double>(c.rows * c.cols + outputs);
     const PeakMemory peak(context.gpu);

@@ -26,10 +26,10 @@ Record overlap(const Context& context, bool two_streams) {
     r.kernel = kernels::prime_factor_sum.json();
     constexpr unsigned block = 256;
     const auto grid = static_cast<unsigned>((n + block - 1) / block);
-    r.params = Json::Object{{"n", n},
-                            {"grid", static_cast<std::int64_t>(grid)},
-                            {"block", 256},
-                            {"streams", two_streams ? 2 : 1}};
+    r.params = Json::object({{"n", n},
+                             {"grid", static_cast<std::int64_t>(grid)},
+                             {"block", 256},
+                             {"streams", two_streams ? 2 : 1}});
     r.bytes = 16.0 * static_cast<double>(n - 1);
     const PeakMemory peak(context.gpu);
     std::vector<std::int64_t> want(static_cast<std::size_t>(n - 1));

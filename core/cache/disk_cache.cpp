@@ -157,9 +157,7 @@ Bytes encode_file(const std::string& key, const CacheEntry& entry) {
         append_run(payload, expression);
         append_run(payload, lowered);
     }
-    Sha256 hash;
-    hash.update(payload);
-    const auto checksum = hash.finish();
+    const auto checksum = sha256(payload);
 
     Bytes file;
     file.reserve(cache_header_size + payload.size());
@@ -189,9 +187,7 @@ std::optional<CacheEntry> decode_file(std::span<const std::byte> file, const std
         return std::nullopt;
     }
     const auto payload = file.subspan(cache_header_size);
-    Sha256 hash;
-    hash.update(payload);
-    const auto digest = hash.finish();
+    const auto digest = sha256(payload);
     if (!std::equal(digest.begin(), digest.end(),
                     file.begin() + cache_header_size - digest.size())) {
         return std::nullopt;
@@ -344,7 +340,7 @@ bool make_private_directories(const std::filesystem::path& directory) {
 }
 
 bool is_cache_key(std::string_view key) {
-    return key.size() == 2 * Sha256::digest_size && std::all_of(key.begin(), key.end(), [](char c) {
+    return key.size() == 2 * sha256_size && std::all_of(key.begin(), key.end(), [](char c) {
                return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
            });
 }
@@ -377,9 +373,7 @@ std::string cache_key(const CacheKeyParts& parts) {
     }
     append_run(encoded, parts.source);
     append_run(encoded, parts.kiln_version);
-    Sha256 hash;
-    hash.update(encoded);
-    return to_hex(hash.finish());
+    return to_hex(sha256(encoded));
 }
 
 DiskCache::DiskCache(std::filesystem::path directory, bool save_source)

@@ -82,9 +82,7 @@ std::vector<char> assemble_file(std::uint32_t version, const std::vector<char>& 
     std::vector<char> file = {'K', 'I', 'L', 'N', 'C', 'O', 'D', 'E'};
     append_integer(file, version, 4);
     append_integer(file, payload.size(), 8);
-    kiln::detail::Sha256 hash;
-    hash.update(std::as_bytes(std::span(payload)));
-    for (const std::byte b : hash.finish()) {
+    for (const std::byte b : kiln::detail::sha256(std::as_bytes(std::span(payload)))) {
         file.push_back(static_cast<char>(b));
     }
     file.insert(file.end(), payload.begin(), payload.end());

@@ -53,8 +53,8 @@ int amd_warp_size(std::string_view target) {
 constexpr std::array<std::string_view, 1> nvrtc_debug = {"-G"};
 constexpr std::array<std::string_view, 1> hiprtc_debug = {"-g"};
 
-constexpr BackendTraits cuda_traits{"cuda", kDLCUDA, nvrtc_debug, nvidia_warp_size};
-constexpr BackendTraits hip_traits{"hip", kDLROCM, hiprtc_debug, amd_warp_size};
+constexpr BackendTraits cuda_traits{"cuda", kDLCUDA, nvrtc_debug, nvidia_warp_size, "sm_80"};
+constexpr BackendTraits hip_traits{"hip", kDLROCM, hiprtc_debug, amd_warp_size, "gfx90a"};
 
 }  // namespace
 

@@ -18,6 +18,9 @@ struct BackendTraits {
     std::span<const std::string_view> debug_options;
     // Threads per warp (wavefront) on `target`.
     int (*warp_size)(std::string_view target);
+    // A target to compile for without a device, as the loader probe does: one every supported
+    // compiler version accepts.
+    std::string_view offline_target;
 };
 
 [[nodiscard]] const BackendTraits& traits(BackendKind kind);

@@ -25,6 +25,43 @@ std::string describe(Dim3 d) {
            ")";
 }
 
+// Every array argument is on the device the kernel runs on.
+void check_devices(const std::string& kernel, std::span<const KernelArg> args, int device) {
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        if (args[i].device() && *args[i].device() != device) {
+            throw Error("kiln: RawKernel '" + kernel + "': argument " + std::to_string(i + 1) +
+                        " is an array on device " + std::to_string(*args[i].device()) +
+                        " but the kernel runs on device " + std::to_string(device));
+        }
+    }
+}
+
+// The grid and block against the kernel's limits; returns the threads per block.
+unsigned long long check_launch_shape(const std::string& kernel, Dim3 grid, Dim3 block,
+                                      std::size_t shared_mem, const KernelAttributes& attributes,
+                                      int device) {
+    if (grid.x == 0 || grid.y == 0 || grid.z == 0 || block.x == 0 || block.y == 0 || block.z == 0) {
+        throw Error("kiln: RawKernel '" + kernel + "': grid " + describe(grid) + " and block " +
+                    describe(block) + " must have no zero extent");
+    }
+    const unsigned long long threads = static_cast<unsigned long long>(block.x) * block.y * block.z;
+    if (threads > static_cast<unsigned long long>(attributes.max_threads_per_block)) {
+        throw Error("kiln: RawKernel '" + kernel + "': block " + describe(block) + " has " +
+                    std::to_string(threads) + " threads; this kernel allows at most " +
+                    std::to_string(attributes.max_threads_per_block) + " on device " +
+                    std::to_string(device));
+    }
+    if (shared_mem > static_cast<std::size_t>(attributes.max_dynamic_shared_size_bytes)) {
+        throw Error("kiln: RawKernel '" + kernel + "': shared_mem of " +
+                    std::to_string(shared_mem) + " bytes exceeds the kernel's limit of " +
+                    std::to_string(attributes.max_dynamic_shared_size_bytes) +
+                    " bytes (raise it with set_max_dynamic_shared_size_bytes, up to the device's " +
+                    std::to_string(Device(device).properties().shared_memory_per_block_optin) +
+                    ")");
+    }
+    return threads;
+}
+
 }  // namespace
 
 RawKernel::RawKernel(std::string code, std::string name, std::vector<std::string> options)
@@ -107,17 +144,7 @@ void RawKernel::operator()(Dim3 grid, Dim3 block, std::span<const KernelArg> arg
     }
     auto& gpu = detail::backend();
     const int device = gpu.current_device();
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        if (args[i].device() && *args[i].device() != device) {
-            throw Error("kiln: RawKernel '" + kernel + "': argument " + std::to_string(i + 1) +
-                        " is an array on device " + std::to_string(*args[i].device()) +
-                        " but the kernel runs on device " + std::to_string(device));
-        }
-    }
-    if (grid.x == 0 || grid.y == 0 || grid.z == 0 || block.x == 0 || block.y == 0 || block.z == 0) {
-        throw Error("kiln: RawKernel '" + kernel + "': grid " + describe(grid) + " and block " +
-                    describe(block) + " must have no zero extent");
-    }
+    check_devices(kernel, args, device);
     auto function = module_->function(lookup_name_);
     // Kernel objects with one source share the function, whose limit another object may have
     // raised since this one read it.
@@ -126,22 +153,8 @@ void RawKernel::operator()(Dim3 grid, Dim3 block, std::span<const KernelArg> arg
         module_->refresh_attributes(lookup_name_);
         function = module_->function(lookup_name_);
     }
-    const auto& attributes = function.attributes;
-    const unsigned long long threads = static_cast<unsigned long long>(block.x) * block.y * block.z;
-    if (threads > static_cast<unsigned long long>(attributes.max_threads_per_block)) {
-        throw Error("kiln: RawKernel '" + kernel + "': block " + describe(block) + " has " +
-                    std::to_string(threads) + " threads; this kernel allows at most " +
-                    std::to_string(attributes.max_threads_per_block) + " on device " +
-                    std::to_string(device));
-    }
-    if (options.shared_mem > static_cast<std::size_t>(attributes.max_dynamic_shared_size_bytes)) {
-        throw Error("kiln: RawKernel '" + kernel + "': shared_mem of " +
-                    std::to_string(options.shared_mem) + " bytes exceeds the kernel's limit of " +
-                    std::to_string(attributes.max_dynamic_shared_size_bytes) +
-                    " bytes (raise it with set_max_dynamic_shared_size_bytes, up to the device's " +
-                    std::to_string(Device(device).properties().shared_memory_per_block_optin) +
-                    ")");
-    }
+    const unsigned long long threads =
+        check_launch_shape(kernel, grid, block, options.shared_mem, function.attributes, device);
 
     const StreamView stream = options.stream.value_or(current_stream());
     detail::LaunchConfig config{

@@ -111,7 +111,9 @@ std::string shared_storage(const ReductionDefinition& k) {
     return code;
 }
 
-std::string common_definitions(const ReductionDefinition& k, const ReductionVariant& v) {
+// The placeholders' typedefs and `_type_reduce` (a struct of members `_0`, `_1`, ... for a tuple),
+// with a check of its layout against the host's.
+std::string type_definitions(const ReductionDefinition& k, const ReductionVariant& v) {
     std::map<std::string, std::string> placeholders;
     for (std::size_t p = 0; p < k.in.size(); ++p) {
         if (!k.in[p].dtype) {
@@ -123,7 +125,7 @@ std::string common_definitions(const ReductionDefinition& k, const ReductionVari
             placeholders[k.out[p].placeholder] = c_type(v.out_dtypes[p]);
         }
     }
-    std::string code(device_prelude());
+    std::string code;
     for (const auto& [placeholder, type] : placeholders) {
         code += cat({"typedef ", type, " ", placeholder, ";\n"});
     }
@@ -147,21 +149,16 @@ std::string common_definitions(const ReductionDefinition& k, const ReductionVari
     code += "static_assert(sizeof(_type_reduce) == " +
             std::to_string(reduce_type_size(v.reduce_dtypes)) +
             ", \"kiln: _type_reduce must match the host's layout\");\n";
-    code += k.preamble + "\n";
-    code += R"(template <int N> struct _kiln_dims { long long v[N]; };
-struct _kiln_index { long long n; __device__ long long size() const { return n; } };
-struct alignas(16) _kiln_storage { unsigned char bytes[16]; };
-__device__ __forceinline__ _type_reduce _kiln_reduce(const _type_reduce& a, const _type_reduce& b) {
-    return _type_reduce()" +
-            k.reduce_expr + R"();
+    return code;
 }
-)";
-    // Folds each output's `_lanes` values, `_step` threads apart, into its lane 0's `_acc`:
-    // shuffles while the lanes share a warp, shared memory beyond (block-uniform branches).
-    // Lane counts are powers of two, so lanes are picked with masks: a `%` by a run-time value
-    // is an integer division, which cost l2norm along rows of 8192² 8% of its time.
+
+// `_kiln_block_reduce` folds each output's `_lanes` values, `_step` threads apart, into its lane
+// 0's `_acc`: shuffles while the lanes share a warp, shared memory beyond (block-uniform
+// branches). Lane counts are powers of two, so lanes are picked with masks: a `%` by a run-time
+// value is an integer division, which cost l2norm along rows of 8192² 8% of its time.
+std::string block_reduce_function(const ReductionDefinition& k) {
     if (k.identity.empty()) {
-        code +=
+        return
             R"(__device__ __forceinline__ void _kiln_block_reduce(_type_reduce& _acc, bool& _have, _type_reduce* _sh, bool* _sh_have, int _tid, int _lane, int _lanes, int _step) {
     int _s = 1;
     for (; _s < _lanes && _s * _step < KILN_WARP_SIZE; _s *= 2) {
@@ -189,9 +186,9 @@ __device__ __forceinline__ _type_reduce _kiln_reduce(const _type_reduce& a, cons
     }
 }
 )";
-    } else {
-        code +=
-            R"(__device__ __forceinline__ void _kiln_block_reduce(_type_reduce& _acc, _type_reduce* _sh, int _tid, int _lane, int _lanes, int _step) {
+    }
+    return
+        R"(__device__ __forceinline__ void _kiln_block_reduce(_type_reduce& _acc, _type_reduce* _sh, int _tid, int _lane, int _lanes, int _step) {
     int _s = 1;
     for (; _s < _lanes && _s * _step < KILN_WARP_SIZE; _s *= 2) {
         const _type_reduce _other = kiln_shfl_down_words(_acc, _s * _step);
@@ -208,7 +205,21 @@ __device__ __forceinline__ _type_reduce _kiln_reduce(const _type_reduce& a, cons
     }
 }
 )";
-    }
+}
+
+std::string common_definitions(const ReductionDefinition& k, const ReductionVariant& v) {
+    std::string code(device_prelude());
+    code += type_definitions(k, v);
+    code += k.preamble + "\n";
+    code += R"(template <int N> struct _kiln_dims { long long v[N]; };
+struct _kiln_index { long long n; __device__ long long size() const { return n; } };
+struct alignas(16) _kiln_storage { unsigned char bytes[16]; };
+__device__ __forceinline__ _type_reduce _kiln_reduce(const _type_reduce& a, const _type_reduce& b) {
+    return _type_reduce()" +
+            k.reduce_expr + R"();
+}
+)";
+    code += block_reduce_function(k);
     return code;
 }
 

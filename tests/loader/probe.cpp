@@ -2,6 +2,7 @@
 // sees no device, and whether it can compile a kernel for the backend's CI target. The loader
 // tests run it with the vendor libraries hidden in turn.
 #include "core/backend.hpp"
+#include "core/backend_traits.hpp"
 
 #include <kiln/kiln.hpp>
 
@@ -16,7 +17,7 @@ int main() {
                       << (library.path.empty() ? "not found" : library.path) << '\n';
         }
         std::cout << "no device: " << kiln::no_device_reason() << '\n';
-        const std::string target = backend.kind() == kiln::BackendKind::cuda ? "sm_80" : "gfx90a";
+        const std::string target(kiln::detail::traits(backend.kind()).offline_target);
         const auto binary = backend.compile(
             {"extern \"C\" __global__ void probe(int* x) { *x = 1; }", "probe", {}, target});
         std::cout << "compiled for " << target << ": " << binary.image.size() << " bytes\n";

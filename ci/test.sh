@@ -75,7 +75,7 @@ lint() {
         lint_status="FAILED (clang-tidy findings above)"
     fi
 }
-lint asan "core/*.cpp core/*/*.cpp backends/*.cpp"
+lint asan "core/*.cpp core/*/*.cpp core/*/*/*.cpp backends/*.cpp"
 case "$widest" in
     all) lint all "backends/cuda/*.cpp backends/hip/*.cpp" ;;
     cuda) lint cuda "backends/cuda/*.cpp" ;;

@@ -1,8 +1,8 @@
 #include "builtin_kernels.hpp"
 
 #include "../backend.hpp"
+#include "../compile/module_cache.hpp"
 #include "device_prelude.hpp"
-#include "module_cache.hpp"
 
 #include <kiln/device.hpp>
 #include <kiln/error.hpp>

@@ -2,7 +2,7 @@
 // of the distribution and dtype.
 #include "../array/array_memory.hpp"
 #include "../backend.hpp"
-#include "../codegen/module_cache.hpp"
+#include "../compile/module_cache.hpp"
 #include "../layout.hpp"
 #include "arguments.hpp"
 #include "kernels.hpp"

@@ -1,8 +1,8 @@
 // kiln's device headers (kiln/complex.h, kiln/limits.h, ...) under the real compilers, for every
 // CI target, with no device.
 #include "core/backend.hpp"
-#include "core/cache/compile_cache.hpp"
 #include "core/codegen/device_prelude.hpp"
+#include "core/compile/compile_cache.hpp"
 #include "tests/support/backend_under_test.hpp"
 #include "tests/support/complex_kernels.hpp"
 #include "tests/support/elf.hpp"

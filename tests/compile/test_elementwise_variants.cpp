@@ -4,8 +4,8 @@
 // be in the code object; on AMDGPU its metadata must also place the explicit arguments exactly
 // where kiln's host-side packing puts them.
 #include "core/backend.hpp"
-#include "core/kernels/elementwise_arguments.hpp"
-#include "core/kernels/elementwise_variant.hpp"
+#include "core/kernels/elementwise/elementwise_arguments.hpp"
+#include "core/kernels/elementwise/elementwise_variant.hpp"
 #include "tests/support/backend_under_test.hpp"
 #include "tests/support/elf.hpp"
 #include "tests/support/expect_error.hpp"

@@ -3,8 +3,8 @@
 // widths, every dtype) compile, and the code objects hold both kernels, with (on AMD) the
 // argument layout kiln packs.
 #include "core/backend.hpp"
-#include "core/kernels/reduction_arguments.hpp"
-#include "core/kernels/reduction_source.hpp"
+#include "core/kernels/reduction/reduction_arguments.hpp"
+#include "core/kernels/reduction/reduction_source.hpp"
 #include "tests/support/backend_under_test.hpp"
 #include "tests/support/elf.hpp"
 

@@ -3,7 +3,7 @@
 // for every CI target, with no device.
 #include "backends/toolkit_headers.hpp"
 #include "core/backend.hpp"
-#include "core/cache/compile_cache.hpp"
+#include "core/compile/compile_cache.hpp"
 #include "tests/support/backend_under_test.hpp"
 #include "tests/support/elf.hpp"
 #include "tests/support/toolkit_kernels.hpp"

@@ -1,7 +1,7 @@
 // ElementwiseKernel on a real GPU: the seeds' examples with their known answers, broadcasting,
 // layouts, raw parameters, scalars, several outputs, the call forms, and every error a user can
 // make. The call-form errors come before any device work, so those tests run without a device.
-#include "core/kernels/elementwise_variant.hpp"
+#include "core/kernels/elementwise/elementwise_variant.hpp"
 #include "tests/support/backend_under_test.hpp"
 #include "tests/support/expect_error.hpp"
 #include "tests/support/host_resource.hpp"

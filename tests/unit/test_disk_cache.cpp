@@ -1,5 +1,5 @@
-#include "core/cache/disk_cache.hpp"
-#include "core/cache/sha256.hpp"
+#include "core/compile/disk_cache.hpp"
+#include "core/compile/sha256.hpp"
 
 #include <kiln/compile_cache.hpp>
 #include <kiln/error.hpp>

@@ -1,7 +1,7 @@
 // How RawKernel arguments bind to the parameters a kernel declares, without a device: integers
 // convert between widths and signedness when the value fits, everything else must match.
-#include "core/kernels/raw_arguments.hpp"
-#include "core/kernels/signature.hpp"
+#include "core/kernels/raw/raw_arguments.hpp"
+#include "core/kernels/raw/signature.hpp"
 
 #include <kiln/error.hpp>
 #include <kiln/raw_kernel.hpp>

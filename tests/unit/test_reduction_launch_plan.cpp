@@ -1,8 +1,8 @@
 // The reduction launch planner over the benchmark's shapes, on an H100's 132 multiprocessors with
 // 8 resident blocks each (one wave: 1056 blocks). The expected values are worked out by hand from
 // the rules in reduction_launch_plan.cpp; every plan must also cover its shape exactly.
-#include "core/kernels/reduction_launch_plan.hpp"
-#include "core/kernels/reduction_source.hpp"
+#include "core/kernels/reduction/reduction_launch_plan.hpp"
+#include "core/kernels/reduction/reduction_source.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "core/cache/sha256.hpp"
+#include "core/compile/sha256.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "core/kernels/signature.hpp"
+#include "core/kernels/raw/signature.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 #include "elementwise_variant.hpp"
 
-#include "../codegen/device_prelude.hpp"
+#include "../../codegen/device_prelude.hpp"
 #include "elementwise_loops.hpp"
 
 #include <kiln/error.hpp>

@@ -1,6 +1,6 @@
 #include "reduction_source.hpp"
 
-#include "../codegen/device_prelude.hpp"
+#include "../../codegen/device_prelude.hpp"
 
 #include <algorithm>
 #include <initializer_list>

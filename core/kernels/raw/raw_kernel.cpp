@@ -1,9 +1,9 @@
-#include "../backend.hpp"
-#include "../profiling.hpp"
+#include "../../backend.hpp"
+#include "../../profiling.hpp"
+#include "../param_spec.hpp"
+#include "../shared_definitions.hpp"
 #include "module_state.hpp"
-#include "param_spec.hpp"
 #include "raw_arguments.hpp"
-#include "shared_definitions.hpp"
 #include "signature.hpp"
 
 #include <kiln/device.hpp>

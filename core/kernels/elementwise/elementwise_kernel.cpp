@@ -1,7 +1,7 @@
-#include "../codegen/module_cache.hpp"
+#include "../../compile/module_cache.hpp"
+#include "../generated_kernel.hpp"
 #include "elementwise_call.hpp"
 #include "elementwise_launch.hpp"
-#include "generated_kernel.hpp"
 
 #include <kiln/elementwise_kernel.hpp>
 #include <kiln/error.hpp>

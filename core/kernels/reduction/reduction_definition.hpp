@@ -2,7 +2,7 @@
 // lists, expressions and reduce type(s).
 #pragma once
 
-#include "param_spec.hpp"
+#include "../param_spec.hpp"
 
 #include <kiln/dtype.hpp>
 

@@ -1,6 +1,6 @@
 #include "module_cache.hpp"
 
-#include "../cache/compile_cache.hpp"
+#include "compile_cache.hpp"
 
 #include <map>
 #include <mutex>

@@ -4,7 +4,7 @@
 // and compile the source with no device.
 #pragma once
 
-#include "param_spec.hpp"
+#include "../param_spec.hpp"
 
 #include <kiln/dtype.hpp>
 #include <kiln/elementwise_kernel.hpp>

@@ -1,8 +1,8 @@
 #include "module_state.hpp"
 
-#include "../cache/compile_cache.hpp"
-#include "../codegen/module_cache.hpp"
-#include "../lifetime.hpp"
+#include "../../compile/compile_cache.hpp"
+#include "../../compile/module_cache.hpp"
+#include "../../lifetime.hpp"
 
 #include <kiln/device.hpp>
 #include <kiln/error.hpp>

@@ -4,7 +4,7 @@
 // same source share it.
 #pragma once
 
-#include "../backend.hpp"
+#include "../../backend.hpp"
 
 #include <map>
 #include <mutex>

@@ -2,7 +2,7 @@
 // parameter lists reduction_source() declares for the same variant.
 #pragma once
 
-#include "argument_pack.hpp"
+#include "../argument_pack.hpp"
 #include "reduction_source.hpp"
 
 #include <kiln/shape.hpp>

@@ -2,7 +2,7 @@
 // parameter list that elementwise_kernel_source() declares for the same variant.
 #pragma once
 
-#include "argument_pack.hpp"
+#include "../argument_pack.hpp"
 #include "elementwise_variant.hpp"
 
 #include <kiln/shape.hpp>

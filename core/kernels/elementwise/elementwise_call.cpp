@@ -1,10 +1,10 @@
 #include "elementwise_call.hpp"
 
-#include "../array/array_memory.hpp"
-#include "../layout.hpp"
-#include "call_checks.hpp"
-#include "collapse.hpp"
-#include "recorded_call.hpp"
+#include "../../array/array_memory.hpp"
+#include "../../layout.hpp"
+#include "../call_checks.hpp"
+#include "../collapse.hpp"
+#include "../recorded_call.hpp"
 
 #include <kiln/error.hpp>
 

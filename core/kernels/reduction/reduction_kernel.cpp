@@ -1,6 +1,6 @@
-#include "../backend.hpp"
-#include "../codegen/module_cache.hpp"
-#include "generated_kernel.hpp"
+#include "../../backend.hpp"
+#include "../../compile/module_cache.hpp"
+#include "../generated_kernel.hpp"
 #include "reduction_call.hpp"
 #include "reduction_launch_plan.hpp"
 

@@ -3,7 +3,6 @@
 #pragma once
 
 #include "../core/backend.hpp"
-#include "../core/codegen/device_prelude.hpp"
 #include "entry.hpp"
 #include "toolkit_headers.hpp"
 
@@ -48,33 +47,28 @@ void require_supported(const std::string& target, std::string_view kernel) {
 }
 
 template <class Rtc>
-CompiledBinary compile(const CompileRequest& request, const std::string& target) {
-    require_supported<Rtc>(target, request.kernel);
+CompiledBinary compile(const CompileRequest& request) {
+    require_supported<Rtc>(request.target, request.kernel);
 
     typename Rtc::program_t program{};
     const std::string source(request.source);
     const std::string file = std::string(request.kernel) + ".cu";
-    // kiln's device headers come with every program; the compiler reads only those included.
-    const auto headers = device_headers(Rtc::kind, target);
     std::vector<const char*> header_texts;
     std::vector<const char*> header_names;
-    header_texts.reserve(headers.size());
-    header_names.reserve(headers.size());
-    for (const auto& header : headers) {
+    header_texts.reserve(request.headers.size());
+    header_names.reserve(request.headers.size());
+    for (const auto& header : request.headers) {
         header_texts.push_back(header.text.c_str());
         header_names.push_back(header.name.c_str());
     }
     call<Rtc>(Rtc::create_program, &program, source.c_str(), file.c_str(),
-              static_cast<int>(headers.size()), header_texts.data(), header_names.data());
+              static_cast<int>(request.headers.size()), header_texts.data(), header_names.data());
     auto destroy = [](typename Rtc::program_t owned) { Rtc::destroy_program(&owned); };
     const std::unique_ptr<std::remove_pointer_t<typename Rtc::program_t>, decltype(destroy)> owner(
         program, destroy);
 
-    // The user's include directories come before the toolkit's, so they are searched first.
-    const ToolkitHeaders& toolkit = Rtc::toolkit_headers();
-    std::vector<std::string> options = Rtc::base_options(target);
+    std::vector<std::string> options = Rtc::base_options(request.target);
     options.insert(options.end(), request.options.begin(), request.options.end());
-    options.insert(options.end(), toolkit.options.begin(), toolkit.options.end());
     std::vector<const char*> argv;
     argv.reserve(options.size());
     for (const auto& option : options) {
@@ -95,8 +89,9 @@ CompiledBinary compile(const CompileRequest& request, const std::string& target)
         log.pop_back();
     }
     if (rc == Rtc::compilation_error) {
-        throw CompileError(std::string(request.kernel), log, options, source,
-                           reports_missing_header(log) ? toolkit.search : HeaderSearch{});
+        throw CompileError(
+            std::string(request.kernel), log, options, source,
+            reports_missing_header(log) ? Rtc::toolkit_headers().search : HeaderSearch{});
     }
     if (rc != Rtc::success) {
         throw BackendError(Rtc::compile_program.name, static_cast<int>(rc), Rtc::error_text(rc));
@@ -104,7 +99,7 @@ CompiledBinary compile(const CompileRequest& request, const std::string& target)
 
     std::size_t size = 0;
     call<Rtc>(Rtc::get_code_size, program, &size);
-    CompiledBinary binary{std::vector<char>(size), target, std::move(log), {}};
+    CompiledBinary binary{std::vector<char>(size), request.target, std::move(log), {}};
     call<Rtc>(Rtc::get_code, program, binary.image.data());
     for (const auto& expression : request.name_expressions) {
         const char* lowered = nullptr;

@@ -67,7 +67,7 @@ public:
 
     [[nodiscard]] int current_device() override {
         if (device_count() == 0) {
-            throw NoDevice("kiln: no device: " + kiln::no_device_reason());
+            throw NoDevice("kiln: no device: " + reason_for_no_device());
         }
         int device = 0;
         call<Api>(Api::get_device, &device);
@@ -211,11 +211,7 @@ public:
     }
 
     [[nodiscard]] CompiledBinary compile(const CompileRequest& request) override {
-        std::string target = request.target;
-        if (target.empty()) {
-            target = Device(current_device()).properties().arch;
-        }
-        return detail::compile<typename Api::Rtc>(request, target);
+        return detail::compile<typename Api::Rtc>(request);
     }
 
     [[nodiscard]] NativeModule load_module(std::span<const char> image) override {

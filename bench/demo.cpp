@@ -6,6 +6,8 @@
 // It drives the compile -> load -> launch pipeline directly; the ElementwiseKernel class that
 // generates such kernels from CuPy-style specs builds on the same pipeline.
 #include "core/backend.hpp"
+#include "core/backend_traits.hpp"
+#include "core/compile/compile_cache.hpp"
 
 #include <kiln/kiln.hpp>
 
@@ -33,8 +35,8 @@ int compile_only() {
                   << " backend's vendor libraries are missing (above); nothing compiled or ran\n";
         return 0;
     }
-    const std::string target = backend.kind() == kiln::BackendKind::cuda ? "sm_90" : "gfx90a";
-    const auto binary = backend.compile({source, "squared_diff", {}, target});
+    const std::string target(kiln::detail::traits(backend.kind()).offline_target);
+    const auto binary = kiln::detail::compile_uncached({source, "squared_diff", {}, {}}, target);
     std::cout << "compiled squared_diff for " << target << ": " << binary.image.size()
               << " bytes of code object; nothing ran\n";
     return 0;
@@ -58,7 +60,8 @@ int run() {
     void* dz = backend.allocate(bytes);
     backend.copy(dx, x.data(), bytes);
 
-    auto module = backend.load_module(backend.compile({source, "squared_diff", {}, ""}).image);
+    auto module =
+        backend.load_module(kiln::detail::compile_uncached({source, "squared_diff", {}, {}}).image);
     auto function = backend.get_function(module, "squared_diff");
     float scalar = y;
     int count = n;

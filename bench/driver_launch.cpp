@@ -18,10 +18,15 @@ struct DriverNames {
 };
 
 DriverNames names_for(BackendKind backend) {
-    if (backend == BackendKind::cuda) {
-        return {"libcuda.so.1", "cuModuleLoadData", "cuModuleGetFunction", "cuLaunchKernel"};
+    switch (backend) {
+        case BackendKind::cuda:
+            return {"libcuda.so.1", "cuModuleLoadData", "cuModuleGetFunction", "cuLaunchKernel"};
+        case BackendKind::hip:
+            return {"libamdhip64.so", "hipModuleLoadData", "hipModuleGetFunction",
+                    "hipModuleLaunchKernel"};
     }
-    return {"libamdhip64.so", "hipModuleLoadData", "hipModuleGetFunction", "hipModuleLaunchKernel"};
+    throw Error("kiln-bench: driver launch: no driver for backend " +
+                std::string(to_string(backend)));
 }
 
 void* symbol(void* library, const char* name) {

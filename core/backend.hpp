@@ -36,14 +36,27 @@ struct LaunchConfig {
     NativeStream stream = nullptr;
 };
 
-// Stage 1 of the pipeline: what to compile, for which target.
+// One of kiln's device headers, handed to the compiler by name with every program.
+struct DeviceHeader {
+    std::string name;  // as included: "kiln/complex.h"
+    std::string text;
+
+    bool operator==(const DeviceHeader&) const = default;
+};
+
+// Stage 1 of the pipeline: a program made ready for the compiler by core/compile (resolve), so
+// that a backend compiles it as it is. The views point at text that outlives the compile.
 struct CompileRequest {
     std::string_view source;
     std::string_view kernel;  // for messages and the program's file name
+    // Final: the program's own, any debug options, then the toolkit's include directories.
     std::vector<std::string> options;
-    std::string target;  // "sm_90", "gfx90a", ...; empty means the current device's
+    std::string target;  // "sm_90", "gfx90a", ...; always resolved
     // Template instantiations and overloads to look up by expression ("f<float>").
     std::vector<std::string> name_expressions;
+    std::span<const DeviceHeader> headers;  // kiln's device headers for the target
+    // The one key every level of the compile cache knows this request by; backends ignore it.
+    std::string key;
 };
 
 // Stage 2: a binary for one target, ready to load.
@@ -145,7 +158,8 @@ public:
     // Names the compiler and its version, for cache keys ("NVRTC 13.0").
     [[nodiscard]] virtual std::string compiler_version() = 0;
     [[nodiscard]] virtual CompiledBinary compile(const CompileRequest& request) = 0;
-    // What every compile passes so that sources can include the toolkit's headers.
+    // The options that let sources include the toolkit's headers, which resolve adds to every
+    // request, and where they were looked for.
     [[nodiscard]] virtual const ToolkitHeaders& toolkit_headers() = 0;
 
     // Stage 3: loading onto the current device, and launching.

@@ -7,22 +7,27 @@
 #include "workloads.hpp"
 
 #include <kiln/backend.hpp>
+#include <kiln/error.hpp>
 #include <kiln/raw_module.hpp>
 
 #include <unistd.h>
 
 #include <array>
 #include <chrono>
+#include <string>
 
 namespace kiln::bench {
 
 namespace {
 
 std::vector<std::string> ci_targets(BackendKind kind) {
-    if (kind == BackendKind::cuda) {
-        return {"sm_80", "sm_90"};
+    switch (kind) {
+        case BackendKind::cuda:
+            return {"sm_80", "sm_90"};
+        case BackendKind::hip:
+            return {"gfx90a", "gfx908", "gfx1030"};
     }
-    return {"gfx90a", "gfx908", "gfx1030"};
+    throw Error("kiln-bench: compile: no CI targets for backend " + std::string(to_string(kind)));
 }
 
 Record compile_time(const Context& context, const RawDefinition& definition,

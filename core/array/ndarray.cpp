@@ -1,5 +1,5 @@
 #include "../backend.hpp"
-#include "../codegen/builtin_kernels.hpp"
+#include "../kernels/builtin/builtin_kernels.hpp"
 #include "array_layout.hpp"
 #include "array_memory.hpp"
 

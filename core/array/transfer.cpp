@@ -1,6 +1,6 @@
 // Host <-> device transfers of ndarrays.
 #include "../backend.hpp"
-#include "../codegen/builtin_kernels.hpp"
+#include "../kernels/builtin/builtin_kernels.hpp"
 #include "../profiling.hpp"
 #include "array_memory.hpp"
 #include "staged_copy.hpp"

@@ -5,18 +5,12 @@
 // and atomic shims that read the same on both vendors.
 #pragma once
 
-#include <kiln/backend.hpp>
+#include "../backend.hpp"
 
-#include <string>
 #include <string_view>
 #include <vector>
 
 namespace kiln::detail {
-
-struct DeviceHeader {
-    std::string name;  // as included: "kiln/complex.h"
-    std::string text;
-};
 
 // The headers for a compile for `target` ("sm_90", "gfx90a:xnack-") on `backend`. Only kiln/warp.h
 // differs between targets: it spells the target's warp size.

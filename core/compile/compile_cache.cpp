@@ -1,87 +1,114 @@
 #include "compile_cache.hpp"
 
-#include "../backend_traits.hpp"
-#include "../env.hpp"
-#include "disk_cache.hpp"
-
-#include <kiln/config.hpp>
-#include <kiln/device.hpp>
-
 #include <chrono>
-#include <map>
-#include <mutex>
+#include <utility>
 
 namespace kiln::detail {
 
 namespace {
 
-// Read at every compile, so a program (or a test) may turn it on and off as it runs.
-bool compile_debug_requested() {
-    const auto value = env::get("KILN_COMPILE_DEBUG");
-    return value && *value != "0";
+void increment(std::atomic<std::uint64_t>& counter) noexcept {
+    counter.fetch_add(1, std::memory_order_relaxed);
 }
 
 }  // namespace
 
-std::string compile_key(const CompileRequest& request, BackendKind backend,
-                        const std::string& compiler_version, std::span<const DeviceHeader> headers,
-                        std::span<const std::string> toolkit_options) {
-    // Name expressions change what the compiler emits (lowered names), so they join the options.
-    std::vector<std::string> key_options = request.options;
-    for (const auto& expression : request.name_expressions) {
-        key_options.push_back("--kiln-name-expression=" + expression);
-    }
-    // Editing a device header must change the key, never load a binary built from the old text.
-    for (const auto& header : headers) {
-        key_options.push_back("--kiln-device-header=" + header.name + "\n" + header.text);
-    }
-    // Another toolkit's headers (another include directory) build another binary.
-    key_options.insert(key_options.end(), toolkit_options.begin(), toolkit_options.end());
-    return cache_key({to_string(backend), compiler_version, request.target, key_options,
-                      request.source, KILN_VERSION});
+CompileCache& CompileCache::instance() {
+    // Never destroyed: a kernel may compile while the process exits.
+    static auto& cache = *new CompileCache(DiskCache::from_environment());
+    return cache;
 }
 
-CompiledBinary compile_cached(const CompileRequest& request) {
-    auto& gpu = backend();
-    CompileRequest resolved = request;
-    if (resolved.target.empty()) {
-        resolved.target = Device(gpu.current_device()).properties().arch;
-    }
-    if (compile_debug_requested()) {
-        const auto debug = traits(gpu.kind()).debug_options;
-        resolved.options.insert(resolved.options.end(), debug.begin(), debug.end());
-    }
-    const std::string key =
-        compile_key(resolved, gpu.kind(), gpu.compiler_version(),
-                    device_headers(gpu.kind(), resolved.target), gpu.toolkit_headers().options);
+CompileCache::CompileCache(std::optional<DiskCache> disk) : disk_(std::move(disk)) {}
 
-    static std::mutex mutex;
-    static auto& memory = *new std::map<std::string, CompiledBinary, std::less<>>();
-    static const std::optional<DiskCache> disk = DiskCache::from_environment();
+CompiledBinary CompileCache::get(const CompileRequest& request) {
     {
-        const std::scoped_lock lock(mutex);
-        if (auto found = memory.find(key); found != memory.end()) {
-            count_memory_hit();
+        const std::scoped_lock lock(mutex_);
+        if (auto found = memory_.find(request.key); found != memory_.end()) {
+            increment(counters_.memory_hits);
             return found->second;
         }
     }
-    CompiledBinary binary;
-    if (auto entry = disk ? disk->load(key) : std::nullopt) {
-        binary = {std::move(entry->image), resolved.target, {}, std::move(entry->lowered_names)};
-    } else {
-        const auto start = std::chrono::steady_clock::now();
-        binary = gpu.compile(resolved);
-        count_compile(
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-        if (disk) {
-            // A cache that cannot be written is only a slower next start, never a failure.
-            (void)disk->store(key, {binary.image, binary.lowered_names},
-                              disk->saves_source() ? request.source : std::string_view{});
-        }
+    // Compiled outside the lock: other kernels need not wait for this one. Two threads racing on
+    // one request both compile it; the first stored serves every later call.
+    auto found = from_disk(request);
+    CompiledBinary binary = found ? std::move(*found) : from_compiler(request);
+    const std::scoped_lock lock(mutex_);
+    return memory_.try_emplace(request.key, std::move(binary)).first->second;
+}
+
+std::optional<CompiledBinary> CompileCache::from_disk(const CompileRequest& request) {
+    if (!disk_) {
+        return std::nullopt;
     }
-    const std::scoped_lock lock(mutex);
-    memory.emplace(key, binary);
+    DiskLookup lookup = disk_->load(request.key);
+    if (lookup.corrupt) {
+        increment(counters_.corrupt_files);
+    }
+    if (!lookup.entry) {
+        increment(counters_.disk_misses);
+        return std::nullopt;
+    }
+    increment(counters_.disk_hits);
+    return CompiledBinary{
+        std::move(lookup.entry->image), request.target, {}, std::move(lookup.entry->lowered_names)};
+}
+
+CompiledBinary CompileCache::from_compiler(const CompileRequest& request) {
+    const auto start = std::chrono::steady_clock::now();
+    CompiledBinary binary = backend().compile(request);
+    const std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - start;
+    increment(counters_.compiles);
+    counters_.compile_seconds.fetch_add(seconds.count(), std::memory_order_relaxed);
+    if (disk_) {
+        (void)disk_->store(request.key, {binary.image, binary.lowered_names},
+                           disk_->saves_source() ? request.source : std::string_view{});
+    }
     return binary;
 }
 
+CompileCacheStatistics CompileCache::statistics() const noexcept {
+    constexpr auto relaxed = std::memory_order_relaxed;
+    return {counters_.memory_hits.load(relaxed), counters_.disk_hits.load(relaxed),
+            counters_.disk_misses.load(relaxed), counters_.corrupt_files.load(relaxed),
+            counters_.compiles.load(relaxed),    counters_.compile_seconds.load(relaxed)};
+}
+
+void CompileCache::reset_statistics() noexcept {
+    constexpr auto relaxed = std::memory_order_relaxed;
+    counters_.memory_hits.store(0, relaxed);
+    counters_.disk_hits.store(0, relaxed);
+    counters_.disk_misses.store(0, relaxed);
+    counters_.corrupt_files.store(0, relaxed);
+    counters_.compiles.store(0, relaxed);
+    counters_.compile_seconds.store(0.0, relaxed);
+}
+
+CompiledBinary compile_cached(const Program& program, std::string_view target) {
+    return CompileCache::instance().get(resolve(program, target));
+}
+
+CompiledBinary compile_uncached(const Program& program, std::string_view target) {
+    return backend().compile(resolve(program, target));
+}
+
 }  // namespace kiln::detail
+
+namespace kiln {
+
+CompileCacheStatistics compile_cache_statistics() {
+    return detail::CompileCache::instance().statistics();
+}
+
+void reset_compile_cache_statistics() {
+    detail::CompileCache::instance().reset_statistics();
+}
+
+std::optional<std::filesystem::path> compile_cache_directory() {
+    if (auto cache = detail::DiskCache::from_environment()) {
+        return cache->directory();
+    }
+    return std::nullopt;
+}
+
+}  // namespace kiln

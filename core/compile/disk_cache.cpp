@@ -1,9 +1,9 @@
 #include "disk_cache.hpp"
 
 #include "../env.hpp"
+#include "byte_encoding.hpp"
 #include "sha256.hpp"
 
-#include <kiln/compile_cache.hpp>
 #include <kiln/error.hpp>
 
 #include <fcntl.h>
@@ -12,7 +12,6 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <functional>
@@ -22,87 +21,13 @@
 #include <thread>
 #include <utility>
 
-namespace kiln {
-
-namespace {
-
-struct Counters {
-    std::atomic<std::uint64_t> memory_hits{0};
-    std::atomic<std::uint64_t> disk_hits{0};
-    std::atomic<std::uint64_t> disk_misses{0};
-    std::atomic<std::uint64_t> corrupt_files{0};
-    std::atomic<std::uint64_t> compiles{0};
-    std::atomic<double> compile_seconds{0.0};
-};
-
-constinit Counters counters;
-
-void increment(std::atomic<std::uint64_t>& counter) noexcept {
-    counter.fetch_add(1, std::memory_order_relaxed);
-}
-
-}  // namespace
-
-CompileCacheStatistics compile_cache_statistics() {
-    constexpr auto relaxed = std::memory_order_relaxed;
-    return {counters.memory_hits.load(relaxed), counters.disk_hits.load(relaxed),
-            counters.disk_misses.load(relaxed), counters.corrupt_files.load(relaxed),
-            counters.compiles.load(relaxed),    counters.compile_seconds.load(relaxed)};
-}
-
-void reset_compile_cache_statistics() {
-    constexpr auto relaxed = std::memory_order_relaxed;
-    counters.memory_hits.store(0, relaxed);
-    counters.disk_hits.store(0, relaxed);
-    counters.disk_misses.store(0, relaxed);
-    counters.corrupt_files.store(0, relaxed);
-    counters.compiles.store(0, relaxed);
-    counters.compile_seconds.store(0.0, relaxed);
-}
-
-std::optional<std::filesystem::path> compile_cache_directory() {
-    if (auto cache = detail::DiskCache::from_environment()) {
-        return cache->directory();
-    }
-    return std::nullopt;
-}
-
-}  // namespace kiln
-
 namespace kiln::detail {
 
-void count_memory_hit() noexcept {
-    increment(counters.memory_hits);
-}
-
-void count_compile(double seconds) noexcept {
-    increment(counters.compiles);
-    counters.compile_seconds.fetch_add(seconds, std::memory_order_relaxed);
-}
-
 namespace {
-
-using Bytes = std::vector<std::byte>;
 
 constexpr std::array<char, 8> file_magic = {'K', 'I', 'L', 'N', 'C', 'O', 'D', 'E'};
 // Far above any real code object; a larger file is damaged, and is not read into memory.
 constexpr std::uint64_t max_file_size = std::uint64_t{1} << 32U;
-
-void append_integer(Bytes& out, std::uint64_t value, int size) {
-    for (int i = 0; i < size; ++i) {
-        out.push_back(static_cast<std::byte>(value & 0xffU));
-        value >>= 8U;
-    }
-}
-
-void append_run(Bytes& out, std::span<const std::byte> bytes) {
-    append_integer(out, bytes.size(), 8);
-    out.insert(out.end(), bytes.begin(), bytes.end());
-}
-
-void append_run(Bytes& out, std::string_view text) {
-    append_run(out, std::as_bytes(std::span(text)));
-}
 
 // Reads the payload's fields in order; every read is bounds-checked, since a file's content is
 // untrusted even when its checksum matches.
@@ -360,22 +285,6 @@ std::optional<std::filesystem::path> directory_from_environment() {
 
 }  // namespace
 
-std::string cache_key(const CacheKeyParts& parts) {
-    Bytes encoded;
-    // A label and a layout number, so that a new layout never reuses an old layout's keys.
-    append_run(encoded, std::string_view("kiln compile cache key 1"));
-    append_run(encoded, parts.backend);
-    append_run(encoded, parts.compiler_version);
-    append_run(encoded, parts.target);
-    append_integer(encoded, parts.options.size(), 8);
-    for (const auto& option : parts.options) {
-        append_run(encoded, option);
-    }
-    append_run(encoded, parts.source);
-    append_run(encoded, parts.kiln_version);
-    return to_hex(sha256(encoded));
-}
-
 DiskCache::DiskCache(std::filesystem::path directory, bool save_source)
     : directory_(std::move(directory)), save_source_(save_source) {}
 
@@ -393,24 +302,23 @@ std::optional<DiskCache> DiskCache::from_environment() {
 std::filesystem::path DiskCache::entry_path(const std::string& key) const {
     if (!is_cache_key(key)) {
         throw Error("kiln: DiskCache: key '" + key +
-                    "' is not a cache key: expected 64 lower-case hex digits from cache_key");
+                    "' is not a cache key: expected 64 lower-case hex digits, a compile key");
     }
     return directory_ / key.substr(0, 2) / (key + ".bin");
 }
 
-std::optional<CacheEntry> DiskCache::load(const std::string& key) const {
+DiskLookup DiskCache::load(const std::string& key) const {
     const auto path = entry_path(key);
-    std::optional<CacheEntry> entry;
-    bool corrupt = false;
+    DiskLookup lookup;
     try {
         Bytes content;
         switch (read_file(path, content)) {
             case FileState::read:
-                entry = decode_file(content, key);
-                corrupt = !entry;
+                lookup.entry = decode_file(content, key);
+                lookup.corrupt = !lookup.entry;
                 break;
             case FileState::damaged:
-                corrupt = true;
+                lookup.corrupt = true;
                 break;
             case FileState::absent:
             case FileState::unreadable:
@@ -418,13 +326,9 @@ std::optional<CacheEntry> DiskCache::load(const std::string& key) const {
         }
     } catch (const std::exception&) {
         // Out of memory or a filesystem library failure: a miss like any other.
-        entry.reset();
+        lookup.entry.reset();
     }
-    if (corrupt) {
-        increment(counters.corrupt_files);
-    }
-    increment(entry ? counters.disk_hits : counters.disk_misses);
-    return entry;
+    return lookup;
 }
 
 bool DiskCache::store(const std::string& key, const CacheEntry& entry,

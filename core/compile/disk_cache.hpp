@@ -8,7 +8,6 @@
 #include <cstdint>
 #include <filesystem>
 #include <optional>
-#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -25,20 +24,6 @@ struct CacheEntry {
     bool operator==(const CacheEntry&) const = default;
 };
 
-// Everything that changes the compiled binary. `source` includes kiln's own device headers.
-struct CacheKeyParts {
-    std::string_view backend;
-    std::string_view compiler_version;
-    std::string_view target;
-    std::span<const std::string> options;
-    std::string_view source;
-    std::string_view kiln_version;
-};
-
-// The SHA-256 of the parts in lower-case hex. Each part is length-prefixed, so different lists of
-// parts never encode to the same bytes (("ab", "c") and ("a", "bc") give different keys).
-[[nodiscard]] std::string cache_key(const CacheKeyParts& parts);
-
 // A cache file (integers little-endian):
 //   8 bytes   magic "KILNCODE"
 //   4 bytes   format version
@@ -48,6 +33,13 @@ struct CacheKeyParts {
 //             lowered name; every string or byte run is preceded by its 8-byte length.
 inline constexpr std::uint32_t cache_format_version = 1;
 inline constexpr std::size_t cache_header_size = 52;
+
+// What a load found: the entry, or nothing; `corrupt` when a file was there but failed
+// verification.
+struct DiskLookup {
+    std::optional<CacheEntry> entry;
+    bool corrupt = false;
+};
 
 class DiskCache {
 public:
@@ -64,12 +56,12 @@ public:
     [[nodiscard]] bool saves_source() const noexcept { return save_source_; }
 
     // <directory>/<first two digits of key>/<key>.bin; the source goes beside it as <key>.cu.
-    // Throws Error when `key` is not 64 lower-case hex digits (not a key from cache_key).
+    // Throws Error when `key` is not 64 lower-case hex digits (not a compile key).
     [[nodiscard]] std::filesystem::path entry_path(const std::string& key) const;
 
-    // The stored entry, or nothing (counted as a disk miss) when there is none, the file cannot be
-    // read, or it fails verification (also counted as a corrupt file). Throws only for a bad key.
-    [[nodiscard]] std::optional<CacheEntry> load(const std::string& key) const;
+    // The stored entry, or nothing when there is none, the file cannot be read, or it fails
+    // verification. Throws only for a bad key.
+    [[nodiscard]] DiskLookup load(const std::string& key) const;
 
     // Writes the entry (and, with save_source and a non-empty source, the source); false when any
     // of it could not be written. Readers see the old file or the whole new one, never a part.
@@ -81,10 +73,5 @@ private:
     std::filesystem::path directory_;
     bool save_source_;
 };
-
-// Counters kept by the levels above the disk (the disk level counts its own hits and misses);
-// they feed kiln::compile_cache_statistics(). Thread-safe.
-void count_memory_hit() noexcept;
-void count_compile(double seconds) noexcept;
 
 }  // namespace kiln::detail

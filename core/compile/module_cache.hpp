@@ -1,10 +1,11 @@
-// Modules compiled from source and loaded on a device, kept for the life of the process (as CuPy
-// keeps them): kiln's own kernels, generated kernels and RawKernel/RawModule sources. A second
-// kernel object with the same source loads nothing. Modules are never unloaded: no vendor call
+// The pipeline's last stage: modules compiled through the compile cache and loaded on a device,
+// kept for the life of the process (as CuPy keeps them) by device and compile key. A second
+// kernel object with the same program loads nothing. Modules are never unloaded: no vendor call
 // runs at exit.
 #pragma once
 
 #include "../backend.hpp"
+#include "compile_request.hpp"
 
 #include <string>
 #include <utility>
@@ -14,16 +15,15 @@ namespace kiln::detail {
 
 struct LoadedModule {
     NativeModule module = nullptr;
-    // name expression -> lowered name, when the request registered any
+    // name expression -> lowered name, when the program registered any
     std::vector<std::pair<std::string, std::string>> lowered_names;
 };
 
-// `request` (an empty target: the current device's) compiled through the compile cache and
-// loaded on the current device, once per device and process.
-[[nodiscard]] LoadedModule cached_module(const CompileRequest& request);
+// `program` compiled for the current device and loaded on it, once per device and process.
+[[nodiscard]] LoadedModule cached_module(const Program& program);
 
-// The function `name` of `source`, compiled for and loaded on the current device.
-[[nodiscard]] NativeFunction cached_function(const std::string& source, const std::string& name,
-                                             const std::vector<std::string>& options = {});
+// The function `name` of `program`'s module on the current device. Callers that launch it again
+// keep the handle (kernels keep theirs per variant) rather than looking it up per launch.
+[[nodiscard]] NativeFunction module_function(const Program& program, const std::string& name);
 
 }  // namespace kiln::detail

@@ -3,6 +3,7 @@
 #include "../array/array_memory.hpp"
 #include "../backend.hpp"
 #include "../compile/module_cache.hpp"
+#include "../kernels/variant_cache.hpp"
 #include "../layout.hpp"
 #include "arguments.hpp"
 #include "kernels.hpp"
@@ -13,12 +14,27 @@
 
 #include <algorithm>
 #include <array>
+#include <string>
 
 namespace kiln::random {
 
 namespace {
 
 using detail::RandomDistribution;
+
+// The distribution's kernel for `dtype` on the current device, its source built only the first
+// time: a call neither builds nor hashes source.
+detail::NativeFunction random_function(RandomDistribution distribution, DType dtype) {
+    static auto& functions = *new detail::VariantCache<detail::NativeFunction>();
+    std::string variant(name(dtype));
+    variant += ' ';
+    variant += std::to_string(static_cast<int>(distribution));
+    return functions.get(detail::backend().current_device(), variant, [&] {
+        const std::string source = detail::random_source(distribution, dtype);
+        return detail::module_function({source, detail::random_kernel_name, {}, {}},
+                                       detail::random_kernel_name);
+    });
+}
 
 // A new array of `shape`, allocated on `stream` and filled there by the distribution's kernel,
 // whose last two arguments are `a` and `b` (kernels.hpp).
@@ -41,8 +57,7 @@ ndarray generate(RandomDistribution distribution, const Shape& shape, DType dtyp
     void* data = out.data();
     unsigned long long seed_argument = seed;
     std::array<void*, 5> args{&data, &count, &seed_argument, &a, &b};
-    detail::backend().launch(detail::cached_function(detail::random_source(distribution, dtype),
-                                                     detail::random_kernel_name),
+    detail::backend().launch(random_function(distribution, dtype),
                              {{grid, 1, 1}, {static_cast<unsigned>(block), 1, 1}, 0, on.native()},
                              args.data());
     return out;

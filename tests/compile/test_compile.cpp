@@ -1,5 +1,6 @@
 // Run-time compilation for the CI targets, with no device: the code objects are inspected.
 #include "core/backend.hpp"
+#include "core/compile/compile_cache.hpp"
 #include "tests/support/backend_under_test.hpp"
 #include "tests/support/elf.hpp"
 #include "tests/support/kernels.hpp"
@@ -14,7 +15,6 @@
 namespace {
 
 using kiln::detail::backend;
-using kiln::detail::CompileRequest;
 
 bool has(const std::vector<std::string>& list, const std::string& item) {
     return std::find(list.begin(), list.end(), item) != list.end();
@@ -31,7 +31,7 @@ TEST(Compile, EveryCiTargetGivesAnElfWithTheKernel) {
     for (const auto& target : kiln::test::compile_targets()) {
         SCOPED_TRACE(target);
         const auto binary =
-            backend().compile(CompileRequest{kiln::test::axpy_source, "axpy", {}, target});
+            kiln::detail::compile_uncached({kiln::test::axpy_source, "axpy", {}, {}}, target);
         EXPECT_EQ(binary.target, target);
         const auto elf = kiln::test::read_elf(binary.image);
         EXPECT_EQ(elf.machine, kiln::test::elf_machine());
@@ -49,7 +49,7 @@ TEST(Compile, ErrorCarriesTheLogTheOptionsAndTheSource) {
         "}\n";
     const auto target = kiln::test::compile_targets().front();
     try {
-        (void)backend().compile(CompileRequest{source, "broken", {}, target});
+        (void)kiln::detail::compile_uncached({source, "broken", {}, {}}, target);
         FAIL() << "expected kiln::CompileError";
     } catch (const kiln::CompileError& e) {
         EXPECT_EQ(e.kernel(), "broken");
@@ -67,8 +67,8 @@ TEST(Compile, NameExpressionsGiveLoweredNamesInTheCodeObject) {
     const std::string source = "template <class T> __global__ void scale(T* x, T a) { *x *= a; }\n";
     for (const auto& target : kiln::test::compile_targets()) {
         SCOPED_TRACE(target);
-        const auto binary = backend().compile(
-            CompileRequest{source, "scale", {}, target, {"scale<float>", "scale<double>"}});
+        const auto binary = kiln::detail::compile_uncached(
+            {source, "scale", {}, {"scale<float>", "scale<double>"}}, target);
         ASSERT_EQ(binary.lowered_names.size(), 2U);
         EXPECT_EQ(binary.lowered_names[0].first, "scale<float>");
         EXPECT_NE(binary.lowered_names[0].second, binary.lowered_names[1].second);
@@ -93,7 +93,7 @@ TEST(Compile, RawModuleCompilesForAnExplicitTargetWithoutADevice) {
 TEST(Compile, UnknownTargetIsRefusedBeforeCompiling) {
     const std::string target = kiln::test::is_cuda() ? "sm_13" : "gfx9999";
     try {
-        (void)backend().compile(CompileRequest{kiln::test::axpy_source, "axpy", {}, target});
+        (void)kiln::detail::compile_uncached({kiln::test::axpy_source, "axpy", {}, {}}, target);
         FAIL() << "expected kiln::Error";
     } catch (const kiln::Error& e) {
         const std::string what = e.what();

@@ -3,6 +3,7 @@
 #include "core/backend.hpp"
 #include "core/codegen/device_prelude.hpp"
 #include "core/compile/compile_cache.hpp"
+#include "core/compile/compile_key.hpp"
 #include "tests/support/backend_under_test.hpp"
 #include "tests/support/complex_kernels.hpp"
 #include "tests/support/elf.hpp"
@@ -19,7 +20,6 @@
 namespace {
 
 using kiln::detail::backend;
-using kiln::detail::CompileRequest;
 
 bool defines(const kiln::detail::CompiledBinary& binary, const std::string& symbol) {
     const auto symbols = kiln::test::read_elf(binary.image).symbols;
@@ -30,7 +30,8 @@ bool defines(const kiln::detail::CompiledBinary& binary, const std::string& symb
 void expect_compiles_for_every_target(const std::string& source, const std::string& kernel) {
     for (const auto& target : kiln::test::compile_targets()) {
         SCOPED_TRACE(target);
-        EXPECT_TRUE(defines(backend().compile(CompileRequest{source, kernel, {}, target}), kernel));
+        EXPECT_TRUE(
+            defines(kiln::detail::compile_uncached({source, kernel, {}, {}}, target), kernel));
     }
 }
 
@@ -42,8 +43,8 @@ TEST(DeviceHeaders, EachHeaderCompilesAlone) {
             const std::string source = "#include <" + header.name +
                                        ">\n"
                                        "extern \"C\" __global__ void alone(int* x) { *x = 1; }\n";
-            EXPECT_TRUE(
-                defines(backend().compile(CompileRequest{source, "alone", {}, target}), "alone"));
+            EXPECT_TRUE(defines(kiln::detail::compile_uncached({source, "alone", {}, {}}, target),
+                                "alone"));
         }
     }
 }
@@ -247,7 +248,7 @@ TEST(DeviceHeaders, GiveAModuleNoGlobals) {
         SCOPED_TRACE(target);
         const auto symbols =
             kiln::test::read_elf(
-                backend().compile(CompileRequest{source, "limits", {}, target}).image)
+                kiln::detail::compile_uncached({source, "limits", {}, {}}, target).image)
                 .symbols;
         for (const auto& symbol : symbols) {
             EXPECT_EQ(symbol.find("kiln"), std::string::npos) << symbol;
@@ -272,12 +273,12 @@ TEST(DeviceHeaders, WarpSizeIsTheTargetsLiteral) {
         ASSERT_TRUE(expected.contains(target));
         const int size = expected.at(target);
         EXPECT_TRUE(defines(
-            backend().compile(CompileRequest{warp_size_check(size), "warp_size", {}, target}),
+            kiln::detail::compile_uncached({warp_size_check(size), "warp_size", {}, {}}, target),
             "warp_size"));
         const int wrong = size == 32 ? 64 : 32;
         try {
-            (void)backend().compile(
-                CompileRequest{warp_size_check(wrong), "warp_size", {}, target});
+            (void)kiln::detail::compile_uncached({warp_size_check(wrong), "warp_size", {}, {}},
+                                                 target);
             ADD_FAILURE() << "KILN_WARP_SIZE == " << wrong << " compiled";
         } catch (const kiln::CompileError& e) {
             EXPECT_NE(e.log().find("static"), std::string::npos) << e.log();
@@ -307,19 +308,24 @@ extern "C" __global__ void user(kiln::complex<double>* z, double* lowest) {
 // A header edit must change the key, so a binary built from the old text is never loaded.
 TEST(DeviceHeaders, CacheKeyCoversEveryHeaderText) {
     const auto target = kiln::test::compile_targets().front();
-    const CompileRequest request{kiln::test::axpy_source, "axpy", {}, target};
+    const auto request = kiln::detail::resolve({kiln::test::axpy_source, "axpy", {}, {}}, target);
     const auto kind = backend().kind();
-    const auto headers = kiln::detail::device_headers(kind, target);
-    const auto key = kiln::detail::compile_key(request, kind, "compiler 1.0", headers, {});
-    EXPECT_EQ(kiln::detail::compile_key(request, kind, "compiler 1.0", headers, {}), key);
+    const auto version = backend().compiler_version();
+    const std::vector<kiln::detail::DeviceHeader> headers(request.headers.begin(),
+                                                          request.headers.end());
+    EXPECT_EQ(headers, kiln::detail::device_headers(kind, target));
+    const auto key_with = [&](const std::vector<kiln::detail::DeviceHeader>& set) {
+        return kiln::detail::compile_key(request, kind, version, kiln::detail::headers_digest(set));
+    };
+    EXPECT_EQ(key_with(headers), request.key) << "resolve keys the request by its own headers";
     for (std::size_t i = 0; i < headers.size(); ++i) {
         SCOPED_TRACE(headers[i].name);
         auto edited = headers;
         edited[i].text += "\n// edited\n";
-        EXPECT_NE(kiln::detail::compile_key(request, kind, "compiler 1.0", edited, {}), key);
+        EXPECT_NE(key_with(edited), request.key);
         auto renamed = headers;
         renamed[i].name += "x";
-        EXPECT_NE(kiln::detail::compile_key(request, kind, "compiler 1.0", renamed, {}), key);
+        EXPECT_NE(key_with(renamed), request.key);
     }
 }
 

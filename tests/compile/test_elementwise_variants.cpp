@@ -4,6 +4,7 @@
 // be in the code object; on AMDGPU its metadata must also place the explicit arguments exactly
 // where kiln's host-side packing puts them.
 #include "core/backend.hpp"
+#include "core/compile/compile_cache.hpp"
 #include "core/kernels/elementwise/elementwise_arguments.hpp"
 #include "core/kernels/elementwise/elementwise_variant.hpp"
 #include "tests/support/backend_under_test.hpp"
@@ -159,7 +160,7 @@ void expect_every_variant_compiles(const Seed& seed) {
     for (const auto& target : kiln::test::sweep_targets()) {
         SCOPED_TRACE(target);
         const auto binary =
-            kiln::detail::backend().compile({source, k.name, k.options.options, target});
+            kiln::detail::compile_uncached({source, k.name, k.options.options, {}}, target);
         const auto elf = kiln::test::read_elf(binary.image);
         EXPECT_EQ(elf.machine, kiln::test::elf_machine());
         if (kiln::test::is_hip()) {
@@ -181,8 +182,9 @@ void expect_every_variant_compiles(const Seed& seed) {
         }
     }
     const auto target = kiln::test::compile_targets().front();
-    const auto alone = kiln::detail::backend().compile(
-        {kiln::detail::elementwise_source(k, variants.front()), k.name, k.options.options, target});
+    const auto alone = kiln::detail::compile_uncached(
+        {kiln::detail::elementwise_source(k, variants.front()), k.name, k.options.options, {}},
+        target);
     EXPECT_TRUE(has(kiln::test::read_elf(alone.image).symbols, k.name));
 }
 

@@ -4,6 +4,7 @@
 #include "backends/toolkit_headers.hpp"
 #include "core/backend.hpp"
 #include "core/compile/compile_cache.hpp"
+#include "core/compile/compile_key.hpp"
 #include "tests/support/backend_under_test.hpp"
 #include "tests/support/elf.hpp"
 #include "tests/support/toolkit_kernels.hpp"
@@ -23,7 +24,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using kiln::detail::backend;
-using kiln::detail::CompileRequest;
 using kiln::detail::find_toolkit_headers;
 using kiln::detail::ToolkitLayout;
 
@@ -191,7 +191,7 @@ TEST(ToolkitHeaders, AMissingHeaderIsACompileErrorThatSaysWhereKilnLooked) {
     for (const auto& target : kiln::test::compile_targets()) {
         SCOPED_TRACE(target);
         try {
-            (void)backend().compile(CompileRequest{source, "k", {}, target});
+            (void)kiln::detail::compile_uncached({source, "k", {}, {}}, target);
             ADD_FAILURE() << "expected kiln::CompileError";
         } catch (const kiln::CompileError& e) {
             EXPECT_NE(e.log().find("kiln_no_such_header.h"), std::string::npos) << e.log();
@@ -211,10 +211,9 @@ TEST(ToolkitHeaders, AMissingHeaderIsACompileErrorThatSaysWhereKilnLooked) {
     }
     // Other compile errors say nothing of headers.
     try {
-        (void)backend().compile(CompileRequest{"extern \"C\" __global__ void k(int* x) { *x = y; }",
-                                               "k",
-                                               {},
-                                               kiln::test::compile_targets().front()});
+        (void)kiln::detail::compile_uncached(
+            {"extern \"C\" __global__ void k(int* x) { *x = y; }", "k", {}, {}},
+            kiln::test::compile_targets().front());
         ADD_FAILURE() << "expected kiln::CompileError";
     } catch (const kiln::CompileError& e) {
         EXPECT_TRUE(e.header_search().searched.empty());
@@ -222,19 +221,25 @@ TEST(ToolkitHeaders, AMissingHeaderIsACompileErrorThatSaysWhereKilnLooked) {
     }
 }
 
-// Another toolkit's headers build another binary: the options that find them are in the key.
-TEST(ToolkitHeaders, CacheKeyCoversTheToolkitOptions) {
+// The toolkit's include directories follow the program's own options, so a user's directories
+// are searched first, and another toolkit's directories make another key.
+TEST(ToolkitHeaders, RequestsCarryTheToolkitOptionsInTheirKey) {
     const auto target = kiln::test::compile_targets().front();
-    const CompileRequest request{kiln::test::half_math_source, "half_math", {}, target};
-    const auto kind = backend().kind();
-    const auto headers = kiln::detail::device_headers(kind, target);
-    const auto key = [&](const std::vector<std::string>& options) {
-        return kiln::detail::compile_key(request, kind, "compiler 1.0", headers, options);
+    const auto& toolkit = backend().toolkit_headers().options;
+    const auto request = kiln::detail::resolve(
+        {kiln::test::half_math_source, "half_math", {"-I/opt/user/include"}, {}}, target);
+    ASSERT_EQ(request.options.size(), toolkit.size() + 1);
+    EXPECT_EQ(request.options.front(), "-I/opt/user/include");
+    EXPECT_TRUE(std::equal(toolkit.begin(), toolkit.end(), request.options.begin() + 1));
+
+    const auto key_of = [&](const kiln::detail::CompileRequest& changed) {
+        return kiln::detail::compile_key(changed, backend().kind(), backend().compiler_version(),
+                                         kiln::detail::headers_digest(changed.headers));
     };
-    EXPECT_EQ(key({"-I/opt/a/include"}), key({"-I/opt/a/include"}));
-    EXPECT_NE(key({"-I/opt/a/include"}), key({"-I/opt/b/include"}));
-    EXPECT_NE(key({"-I/opt/a/include"}), key({}));
-    EXPECT_NE(key({"-I/opt/a/include"}), key({"-I/opt/a/include", "-I/opt/a/include/cccl"}));
+    EXPECT_EQ(key_of(request), request.key);
+    auto other_toolkit = request;
+    other_toolkit.options.push_back("-I/opt/b/include");
+    EXPECT_NE(key_of(other_toolkit), request.key);
 }
 
 TEST(ToolkitHeaders, GridSyncThroughCooperativeGroupsCompiles) {

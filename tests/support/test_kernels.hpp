@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/backend.hpp"
+#include "core/compile/compile_cache.hpp"
 #include "tests/support/kernels.hpp"
 
 #include <kiln/stream_view.hpp>
@@ -13,7 +14,8 @@ class TestKernels {
 public:
     TestKernels() {
         auto& gpu = detail::backend();
-        module_ = gpu.load_module(gpu.compile({helper_source, "helpers", {}, ""}).image);
+        module_ =
+            gpu.load_module(detail::compile_uncached({helper_source, "helpers", {}, {}}).image);
     }
     ~TestKernels() { detail::backend().unload_module(module_); }
     TestKernels(const TestKernels&) = delete;

@@ -45,7 +45,8 @@ struct Elementwise {
         return elementwise_source(k, call.variant);
     }
     static Compiled compile(const Definition& k, const Call& call) {
-        return cached_function(source(k, call), k.name, k.options.options);
+        const std::string code = source(k, call);
+        return module_function({code, k.name, k.options.options, {}}, k.name);
     }
     static void launch(const Definition& k, Call& call, Compiled function,
                        KernelLauncher& launcher) {

@@ -62,8 +62,9 @@ struct Reduction {
     static Compiled compile(const Definition& k, const Call& call) {
         const std::string code = source(k, call);
         Compiled compiled;
-        compiled.reduce = cached_function(code, k.name, k.options);
-        compiled.finish = cached_function(code, finish_name(k), k.options);
+        NativeModule module = cached_module({code, k.name, k.options, {}}).module;
+        compiled.reduce = backend().get_function(module, k.name.c_str());
+        compiled.finish = backend().get_function(module, finish_name(k).c_str());
         compiled.resident_blocks =
             backend().max_active_blocks_per_multiprocessor(compiled.reduce, reduction_block, 0);
         return compiled;

@@ -1,14 +1,16 @@
 #include "builtin_kernels.hpp"
 
-#include "../backend.hpp"
-#include "../compile/module_cache.hpp"
-#include "device_prelude.hpp"
+#include "../../backend.hpp"
+#include "../../codegen/device_prelude.hpp"
+#include "../../compile/module_cache.hpp"
+#include "../variant_cache.hpp"
 
 #include <kiln/device.hpp>
 #include <kiln/error.hpp>
 
 #include <algorithm>
 #include <array>
+#include <functional>
 #include <string>
 
 namespace kiln::detail {
@@ -69,8 +71,18 @@ Dims make_dims(std::span<const std::int64_t> shape, std::span<const std::int64_t
     return dims;
 }
 
-void launch(const std::string& source, const char* name, std::int64_t count, StreamView stream,
-            void** args) {
+// The kernel `name` of the variant `variant` ("float32 float64") on the current device, its
+// source made by `make_source` only the first time: a launch neither builds nor hashes source.
+NativeFunction builtin_function(const char* name, const std::string& variant,
+                                const std::function<std::string()>& make_source) {
+    static auto& functions = *new VariantCache<NativeFunction>();
+    return functions.get(backend().current_device(), std::string(name) + ' ' + variant, [&] {
+        const std::string source = make_source();
+        return module_function({source, name, {}, {}}, name);
+    });
+}
+
+void launch(NativeFunction function, std::int64_t count, StreamView stream, void** args) {
     if (count == 0) {
         return;
     }
@@ -79,9 +91,8 @@ void launch(const std::string& source, const char* name, std::int64_t count, Str
     const std::int64_t resident =
         std::int64_t{Device::current().properties().multiprocessor_count} * 8;
     const auto grid = static_cast<unsigned>(std::min(wanted, std::max<std::int64_t>(resident, 1)));
-    backend().launch(cached_function(source, name),
-                     {{grid, 1, 1}, {static_cast<unsigned>(block), 1, 1}, 0, stream.native()},
-                     args);
+    backend().launch(
+        function, {{grid, 1, 1}, {static_cast<unsigned>(block), 1, 1}, 0, stream.native()}, args);
 }
 
 std::string type_of(DType dtype) {
@@ -156,7 +167,10 @@ void copy_elements(std::span<const std::int64_t> shape, const StridedElements& d
     void* dst_ptr = dst.data;
     void* src_ptr = src.data;
     std::array<void*, 4> args{&dst_ptr, &src_ptr, &count, &dims};
-    launch(copy_source(src.dtype, dst.dtype), "kiln_copy", count, stream, args.data());
+    NativeFunction function = builtin_function(
+        "kiln_copy", std::string(name(src.dtype)) + ' ' + std::string(name(dst.dtype)),
+        [&] { return copy_source(src.dtype, dst.dtype); });
+    launch(function, count, stream, args.data());
 }
 
 void fill_elements(std::span<const std::int64_t> shape, const StridedElements& dst,
@@ -166,7 +180,9 @@ void fill_elements(std::span<const std::int64_t> shape, const StridedElements& d
     long long count = element_count(shape);
     void* dst_ptr = dst.data;
     std::array<void*, 4> args{&dst_ptr, &count, &dims, bytes.data()};
-    launch(fill_source(itemsize(dst.dtype)), "kiln_fill", count, stream, args.data());
+    NativeFunction function = builtin_function("kiln_fill", std::to_string(itemsize(dst.dtype)),
+                                               [&] { return fill_source(itemsize(dst.dtype)); });
+    launch(function, count, stream, args.data());
 }
 
 namespace {
@@ -184,7 +200,9 @@ void generate(void* out, DType dtype, long long count, double start, double step
               bool set_last, StreamView stream) {
     int set = set_last ? 1 : 0;
     std::array<void*, 6> args{&out, &count, &start, &step, &last, &set};
-    launch(range_source(dtype), "kiln_range", count, stream, args.data());
+    NativeFunction function = builtin_function("kiln_range", std::string(name(dtype)),
+                                               [&] { return range_source(dtype); });
+    launch(function, count, stream, args.data());
 }
 
 }  // namespace

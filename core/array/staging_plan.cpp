@@ -5,17 +5,49 @@
 
 namespace kiln::detail {
 
+namespace {
+
+// Chunk ends for `bytes` in pieces of at most `chunk`, ramped at both ends when `ramp`.
+std::vector<std::size_t> chunk_ends(std::size_t bytes, std::size_t chunk, bool ramp) {
+    std::vector<std::size_t> ends;
+    ends.reserve(bytes / chunk + 8);
+    std::size_t at = 0;
+    const auto cut = [&](std::size_t size) { ends.push_back(at += size); };
+    constexpr std::size_t ramp_steps[] = {8, 4, 2};
+    std::size_t tail = 0;
+    if (ramp) {
+        for (const std::size_t divisor : ramp_steps) {
+            cut(chunk / divisor);
+            tail += chunk / divisor;
+        }
+    }
+    while (at + tail < bytes) {
+        cut(std::min(chunk, bytes - tail - at));
+    }
+    if (ramp) {
+        for (auto step = std::rbegin(ramp_steps); step != std::rend(ramp_steps); ++step) {
+            cut(chunk / *step);
+        }
+    }
+    return ends;
+}
+
+}  // namespace
+
 StagingPlan::StagingPlan(std::size_t bytes, std::size_t chunk_bytes, std::size_t slots)
-    : bytes_(bytes),
-      chunk_bytes_(std::max<std::size_t>(chunk_bytes, 1)),
-      chunks_((bytes + chunk_bytes_ - 1) / chunk_bytes_),
-      slots_(std::min(std::max<std::size_t>(slots, 1), chunks_)),
-      staging_bytes_(std::min(bytes, slots_ * chunk_bytes_)) {}
+    : bytes_(bytes), chunk_bytes_(std::max<std::size_t>(chunk_bytes, 1)) {
+    slots = std::max<std::size_t>(slots, 1);
+    // Only a transfer that fills the ring ramps, so its staging stays slots * chunk_bytes.
+    const bool ramp = chunk_bytes_ >= 8 && bytes >= std::max<std::size_t>(slots, 4) * chunk_bytes_;
+    ends_ = chunk_ends(bytes, chunk_bytes_, ramp);
+    slots_ = std::min(slots, ends_.size());
+    staging_bytes_ = std::min(bytes, slots_ * chunk_bytes_);
+}
 
 StagingChunk StagingPlan::chunk(std::size_t k) const noexcept {
-    const std::size_t begin = k * chunk_bytes_;
+    const std::size_t begin = k == 0 ? 0 : ends_[k - 1];
     const std::size_t slot = k % slots_;
-    return {{begin, std::min(bytes_, begin + chunk_bytes_)}, slot, slot * chunk_bytes_};
+    return {{begin, ends_[k]}, slot, slot * chunk_bytes_};
 }
 
 ByteRange share(ByteRange range, unsigned w, unsigned workers) noexcept {

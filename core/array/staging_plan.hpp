@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <vector>
 
 namespace kiln::detail {
 
@@ -28,11 +29,14 @@ public:
     static constexpr std::size_t default_chunk_bytes = std::size_t{16} << 20;
     static constexpr std::size_t default_slots = 4;
 
+    // A transfer that fills the ring starts and ends with chunks of 1/8, 1/4 and 1/2 of a slot
+    // (and their mirror at the end): nothing overlaps the first chunk's first stage or the last
+    // chunk's second, so short chunks there shorten the whole transfer.
     explicit StagingPlan(std::size_t bytes, std::size_t chunk_bytes = default_chunk_bytes,
                          std::size_t slots = default_slots);
 
     [[nodiscard]] std::size_t bytes() const noexcept { return bytes_; }
-    [[nodiscard]] std::size_t chunks() const noexcept { return chunks_; }
+    [[nodiscard]] std::size_t chunks() const noexcept { return ends_.size(); }
     // Slots in use: the ring's size, or fewer when the transfer has fewer chunks.
     [[nodiscard]] std::size_t slots() const noexcept { return slots_; }
     // The pinned bytes the transfer needs: min(bytes, slots * chunk_bytes).
@@ -44,7 +48,7 @@ public:
 private:
     std::size_t bytes_;
     std::size_t chunk_bytes_;
-    std::size_t chunks_;
+    std::vector<std::size_t> ends_;  // where each chunk ends in the transfer
     std::size_t slots_;
     std::size_t staging_bytes_;
 };

@@ -20,7 +20,7 @@ constexpr std::size_t ring = StagingPlan::default_chunk_bytes * StagingPlan::def
 // Checks every invariant the ring relies on, for one plan.
 void expect_valid(const StagingPlan& plan, std::size_t chunk_bytes) {
     SCOPED_TRACE(plan.bytes());
-    ASSERT_EQ(plan.chunks(), (plan.bytes() + chunk_bytes - 1) / chunk_bytes);
+    ASSERT_GE(plan.chunks(), (plan.bytes() + chunk_bytes - 1) / chunk_bytes);
     std::size_t covered = 0;
     for (std::size_t k = 0; k < plan.chunks(); ++k) {
         const auto c = plan.chunk(k);
@@ -49,16 +49,24 @@ TEST(StagingPlan, ATransferOfAnySizePinsAtMost64MiB) {
 }
 
 TEST(StagingPlan, KnownCuts) {
+    // Ramped: 2, 4 and 8 MiB first, then 16 MiB chunks, a 4 MiB rest, then 8, 4 and 2 MiB.
     const StagingPlan four_gib(std::size_t{4} << 30);
-    EXPECT_EQ(four_gib.chunks(), 256U);
+    EXPECT_EQ(four_gib.chunks(), 3U + 255U + 3U);
     EXPECT_EQ(four_gib.slots(), 4U);
     EXPECT_EQ(four_gib.staging_bytes(), 64 * MiB);
+    const std::vector<std::size_t> head = {2 * MiB, 4 * MiB, 8 * MiB, chunk};
+    const std::vector<std::size_t> tail = {4 * MiB, 8 * MiB, 4 * MiB, 2 * MiB};
+    for (std::size_t k = 0; k < head.size(); ++k) {
+        EXPECT_EQ(four_gib.chunk(k).range.size(), head[k]) << "chunk " << k;
+        EXPECT_EQ(four_gib.chunk(four_gib.chunks() - tail.size() + k).range.size(), tail[k])
+            << "chunk " << four_gib.chunks() - tail.size() + k;
+    }
     EXPECT_EQ(four_gib.chunk(4).slot, 0U) << "chunk 4 reuses chunk 0's slot";
     EXPECT_EQ(four_gib.chunk(4).staging, 0U);
-    EXPECT_EQ(four_gib.chunk(255).range.begin, 255 * chunk);
-    EXPECT_EQ(four_gib.chunk(255).staging, 3 * chunk);
+    EXPECT_EQ(four_gib.chunk(260).range.end, std::size_t{4} << 30);
+    EXPECT_EQ(four_gib.chunk(260).staging, 0U);
 
-    // A transfer smaller than the ring pins only itself.
+    // A transfer smaller than the ring pins only itself, and is not ramped.
     const StagingPlan twenty_mib(20 * MiB);
     EXPECT_EQ(twenty_mib.chunks(), 2U);
     EXPECT_EQ(twenty_mib.slots(), 2U);
@@ -67,12 +75,18 @@ TEST(StagingPlan, KnownCuts) {
     EXPECT_EQ(twenty_mib.chunk(1).range.end, 20 * MiB);
     EXPECT_EQ(twenty_mib.chunk(1).staging, 16 * MiB);
 
-    // The tail of a transfer that is no multiple of the chunk.
+    // The rest of a transfer that is no multiple of the chunk comes just before the ramp down.
     const StagingPlan odd(ring + 3 * chunk + 17);
-    EXPECT_EQ(odd.chunks(), 8U);
-    EXPECT_EQ(odd.chunk(7).range.size(), 17U);
-    EXPECT_EQ(odd.chunk(7).slot, 3U);
+    EXPECT_EQ(odd.chunks(), 3U + 6U + 3U);
+    EXPECT_EQ(odd.chunk(8).range.size(), 4 * MiB + 17);
+    EXPECT_EQ(odd.chunk(11).range.size(), 2 * MiB);
+    EXPECT_EQ(odd.chunk(11).slot, 3U);
     EXPECT_EQ(odd.staging_bytes(), ring);
+
+    // One byte short of the ring: plain 16 MiB chunks.
+    const StagingPlan short_of_ring(ring - 1);
+    EXPECT_EQ(short_of_ring.chunks(), 4U);
+    EXPECT_EQ(short_of_ring.chunk(0).range.size(), chunk);
 }
 
 TEST(StagingPlan, SmallChunksAndRings) {

@@ -144,9 +144,11 @@ for test in "$here"/tests/*; do
     total=0 failed=0 skipped=0
     if [ -f "$xml" ]; then
         total=$(grep -o -m1 '<testsuites tests="[0-9]*"' "$xml" | grep -o '[0-9]*')
-        failed=$(grep -o -m1 '<testsuites tests="[0-9]*" failures="[0-9]*"' "$xml" | grep -o '[0-9]*$')
+        failed=$(grep -o -m1 '<testsuites tests="[0-9]*" failures="[0-9]*"' "$xml" |
+            sed 's/.*failures="\([0-9]*\)"/\1/')
         skipped=$(grep -c 'result="skipped"' "$xml")
     fi
+    total=${total:-0} failed=${failed:-0}
     if [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ]; then
         failed=1  # crashed or failed outside a test
     fi

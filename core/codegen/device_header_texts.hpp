@@ -12,6 +12,7 @@ namespace kiln::detail::header_text {
 [[nodiscard]] std::string_view limits_h() noexcept;
 [[nodiscard]] std::string_view atomic_h() noexcept;
 [[nodiscard]] std::string_view device_h() noexcept;
+[[nodiscard]] std::string_view ufunc_h() noexcept;
 // The warp size is written into the text as a literal, for the target being compiled.
 [[nodiscard]] std::string warp_h(int warp_size);
 

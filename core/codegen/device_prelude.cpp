@@ -14,6 +14,7 @@ std::vector<DeviceHeader> device_headers(BackendKind backend, std::string_view t
         {"kiln/device.h", std::string(text::device_h())},
         {"kiln/float16.h", std::string(text::float16_h())},
         {"kiln/limits.h", std::string(text::limits_h())},
+        {"kiln/ufunc.h", std::string(text::ufunc_h())},
         {"kiln/warp.h", text::warp_h(traits(backend).warp_size(target))},
     };
 }

@@ -16,6 +16,7 @@
 #include <kiln/memory_pool.hpp>
 #include <kiln/memory_resource.hpp>
 #include <kiln/ndarray.hpp>
+#include <kiln/operators.hpp>
 #include <kiln/pool_resource.hpp>
 #include <kiln/profiler.hpp>
 #include <kiln/random.hpp>
@@ -27,3 +28,4 @@
 #include <kiln/shape.hpp>
 #include <kiln/stream.hpp>
 #include <kiln/stream_view.hpp>
+#include <kiln/ufuncs.hpp>

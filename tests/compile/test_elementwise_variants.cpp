@@ -387,7 +387,7 @@ TEST(ElementwiseVariants, LoadAheadFollowsTheOperands) {
     };
     EXPECT_EQ(elements_per_thread(add, contiguous(kiln::float32, kiln::float32)), 4);
     EXPECT_EQ(elements_per_thread(add, contiguous(kiln::int8, kiln::int8)), 4);
-    EXPECT_EQ(elements_per_thread(add, contiguous(kiln::float64, kiln::float64)), 2);
+    EXPECT_EQ(elements_per_thread(add, contiguous(kiln::float64, kiln::float64)), 4);
     EXPECT_EQ(elements_per_thread(add, contiguous(kiln::complex128, kiln::complex128)), 2);
     const std::string source =
         kiln::detail::elementwise_source(add, contiguous(kiln::float32, kiln::float32));

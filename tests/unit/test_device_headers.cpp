@@ -36,17 +36,19 @@ TEST(DeviceHeaders, PreludeIncludesOnlyKilnsOwnHeaders) {
                            [&](const auto& header) { return header.name == name; });
     };
     EXPECT_EQ(kiln::detail::device_prelude(), "#include <kiln/device.h>\n");
-    std::size_t included = 0;
+    std::size_t included_by_device_h = 0;
     for (const auto& header : headers) {
         for (auto at = header.text.find("#include <"); at != std::string::npos;
              at = header.text.find("#include <", at + 1)) {
             const auto start = at + 10;
             const auto name = header.text.substr(start, header.text.find('>', start) - start);
             EXPECT_TRUE(provided(name)) << header.name << " includes " << name;
-            ++included;
+            included_by_device_h += header.name == "kiln/device.h" ? 1 : 0;
         }
     }
-    EXPECT_EQ(included, headers.size() - 1) << "kiln/device.h includes every other header";
+    EXPECT_EQ(included_by_device_h, headers.size() - 2)
+        << "kiln/device.h includes every header but itself and kiln/ufunc.h, which only the "
+           "ufuncs' kernels include";
 }
 
 }  // namespace

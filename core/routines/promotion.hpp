@@ -1,0 +1,17 @@
+// NEP 50 promotion over dtypes alone, so that it is tested without arrays: numpy.result_type of
+// arrays of the `strong` dtypes and scalars of the `weak` dtypes.
+#pragma once
+
+#include <kiln/dtype.hpp>
+
+#include <span>
+
+namespace kiln::detail {
+
+// Strong dtypes promote as promote_types; weak ones only raise the result to their kind (bool <
+// integer < floating < complex), to NumPy's default dtype of that kind at the precision the
+// result has (float32 and a complex scalar give complex64). Weak dtypes alone promote among
+// themselves, as their C++ types would. Throws TypeError when both are empty.
+[[nodiscard]] DType promote_weak(std::span<const DType> strong, std::span<const DType> weak);
+
+}  // namespace kiln::detail

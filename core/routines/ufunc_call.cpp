@@ -1,0 +1,239 @@
+#include "ufunc_call.hpp"
+
+#include <kiln/elementwise_kernel.hpp>
+#include <kiln/error.hpp>
+#include <kiln/shape.hpp>
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <mutex>
+#include <string>
+#include <tuple>
+#include <variant>
+#include <vector>
+
+namespace kiln::detail {
+
+namespace {
+
+std::string_view operation_for(const UfuncDefinition& ufunc, DType loop) {
+    switch (kind(loop)) {
+        case 'b':
+            return ufunc.boolean;
+        case 'i':
+        case 'u':
+            return ufunc.integer;
+        case 'f':
+            return ufunc.floating;
+        default:
+            return ufunc.complex;
+    }
+}
+
+std::string kinds_taken(const UfuncDefinition& ufunc) {
+    std::string list;
+    const std::array<std::pair<std::string_view, std::string_view>, 4> kinds = {{
+        {ufunc.boolean, "bool"},
+        {ufunc.integer, "integer"},
+        {ufunc.floating, "floating"},
+        {ufunc.complex, "complex"},
+    }};
+    for (const auto& [operation, kind_name] : kinds) {
+        if (!operation.empty()) {
+            list += (list.empty() ? "" : ", ") + std::string(kind_name);
+        }
+    }
+    return list;
+}
+
+DType dtype_of(const Argument& arg) {
+    const auto* array = std::get_if<ndarray>(&arg);
+    return array != nullptr ? array->dtype() : std::get<Scalar>(arg).dtype();
+}
+
+std::string dtypes_of(std::span<const Argument> args) {
+    std::string list;
+    for (const Argument& arg : args) {
+        list += (list.empty() ? "" : ", ") + std::string(name(dtype_of(arg)));
+    }
+    return list;
+}
+
+// float16 computes in float, as NumPy's float16 loops do.
+std::string_view compute_type(DType loop) {
+    return loop == DType::float16 ? "float" : c_type(loop);
+}
+
+DType requested_loop(const UfuncDefinition& ufunc, std::span<const Argument> args, DType dtype) {
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        if (!can_cast(dtype_of(args[i]), dtype, Casting::same_kind)) {
+            throw TypeError("kiln: " + std::string(ufunc.name) + ": argument " +
+                            std::to_string(i + 1) + " of dtype " +
+                            std::string(name(dtype_of(args[i]))) +
+                            " cannot be cast to the requested dtype " + std::string(name(dtype)) +
+                            " under 'same_kind' casting");
+        }
+    }
+    return dtype;
+}
+
+// A weak scalar must be representable in an integer loop dtype (NEP 50).
+void check_scalars_fit(const UfuncDefinition& ufunc, std::span<const Argument> args, DType loop) {
+    if (kind(loop) != 'i' && kind(loop) != 'u') {
+        return;
+    }
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const auto* scalar = std::get_if<Scalar>(&args[i]);
+        if (scalar == nullptr) {
+            continue;
+        }
+        try {
+            (void)scalar->bytes_as(loop);
+        } catch (const TypeError&) {
+            throw TypeError("kiln: " + std::string(ufunc.name) + ": argument " +
+                            std::to_string(i + 1) + ": the scalar cannot be represented in " +
+                            std::string(name(loop)) + ", the dtype of the other arguments");
+        }
+    }
+}
+
+std::optional<Shape> broadcast_shape(const UfuncDefinition& ufunc, std::span<const Argument> args) {
+    std::vector<Shape> shapes;
+    for (const Argument& arg : args) {
+        if (const auto* array = std::get_if<ndarray>(&arg)) {
+            shapes.push_back(array->shape());
+        }
+    }
+    if (shapes.empty()) {
+        return std::nullopt;
+    }
+    try {
+        return broadcast_shapes(shapes);
+    } catch (const ShapeError& e) {
+        throw ShapeError("kiln: " + std::string(ufunc.name) + ": " + e.what());
+    }
+}
+
+void check_out(const UfuncDefinition& ufunc, const ndarray& out, DType result,
+               const std::optional<Shape>& shape) {
+    const std::string context = "kiln: " + std::string(ufunc.name) + ": out ";
+    if (!can_cast(result, out.dtype(), Casting::same_kind)) {
+        throw TypeError(context + "has dtype " + std::string(name(out.dtype())) +
+                        "; the result's dtype " + std::string(name(result)) +
+                        " does not cast to it under 'same_kind' casting");
+    }
+    const Shape expected = shape.value_or(Shape{});
+    if (out.shape() != expected) {
+        throw ShapeError(context + "has shape " + to_string(out.shape()) +
+                         "; expected the broadcast shape " + to_string(expected));
+    }
+}
+
+}  // namespace
+
+DType loop_dtype(const UfuncDefinition& ufunc, DType promoted) {
+    const char k = kind(promoted);
+    switch (ufunc.loop) {
+        case LoopRule::promoted:
+            return promoted;
+        case LoopRule::true_division:
+            return k == 'f' || k == 'c' ? promoted : DType::float64;
+        case LoopRule::inexact:
+            if (k == 'f' || k == 'c') {
+                return promoted;
+            }
+            for (const DType floating : {DType::float16, DType::float32}) {
+                if (can_cast(promoted, floating)) {
+                    return floating;
+                }
+            }
+            return DType::float64;
+    }
+    return promoted;
+}
+
+DType output_dtype(const UfuncDefinition& ufunc, DType loop) {
+    switch (ufunc.output) {
+        case OutputRule::loop:
+            return loop;
+        case OutputRule::boolean:
+            return DType::bool_;
+        case OutputRule::real:
+            if (loop == DType::complex64) {
+                return DType::float32;
+            }
+            return loop == DType::complex128 ? DType::float64 : loop;
+    }
+    return loop;
+}
+
+std::string ufunc_operation(const UfuncDefinition& ufunc, DType loop, DType out) {
+    const std::string_view operation = operation_for(ufunc, loop);
+    if (operation.empty()) {
+        throw TypeError("kiln: " + std::string(ufunc.name) + ": dtype " + std::string(name(loop)) +
+                        " is not supported; it takes " + kinds_taken(ufunc) + " dtypes");
+    }
+    std::string code = "typedef " + std::string(c_type(loop)) + " kiln_s; typedef " +
+                       std::string(compute_type(loop)) + " kiln_t;\n";
+    code += "const kiln_t a = kiln::ufunc::cast<kiln_t>(kiln::ufunc::cast<kiln_s>(x));\n";
+    if (ufunc.arity == 2) {
+        code += "const kiln_t b = kiln::ufunc::cast<kiln_t>(kiln::ufunc::cast<kiln_s>(y));\n";
+    }
+    code +=
+        "z = kiln::ufunc::cast<" + std::string(c_type(out)) + ">(" + std::string(operation) + ");";
+    return code;
+}
+
+const ElementwiseKernel& ufunc_kernel(const UfuncDefinition& ufunc, DType loop, DType out) {
+    static std::mutex mutex;
+    static auto& kernels =
+        *new std::map<std::tuple<const UfuncDefinition*, DType, DType>, ElementwiseKernel>();
+    const std::tuple key{&ufunc, loop, out};
+    const std::scoped_lock lock(mutex);
+    auto found = kernels.find(key);
+    if (found == kernels.end()) {
+        ElementwiseOptions options;
+        options.preamble = "#include <kiln/ufunc.h>\n";
+        found = kernels
+                    .emplace(key, ElementwiseKernel(ufunc.arity == 1 ? "X x" : "X x, Y y",
+                                                    std::string(name(out)) + " z",
+                                                    ufunc_operation(ufunc, loop, out),
+                                                    "kiln_" + std::string(ufunc.name), options))
+                    .first;
+    }
+    return found->second;
+}
+
+ndarray call_ufunc(const UfuncDefinition& ufunc, std::span<const Argument> args,
+                   const UfuncOptions& options) {
+    const DType loop = options.dtype ? requested_loop(ufunc, args, *options.dtype)
+                                     : loop_dtype(ufunc, result_type(args));
+    if (operation_for(ufunc, loop).empty()) {
+        throw TypeError("kiln: " + std::string(ufunc.name) + ": arguments of dtype " +
+                        dtypes_of(args) + " are not supported (loop dtype " +
+                        std::string(name(loop)) + "); it takes " + kinds_taken(ufunc) + " dtypes");
+    }
+    check_scalars_fit(ufunc, args, loop);
+    const std::optional<Shape> shape = broadcast_shape(ufunc, args);
+    const DType result = output_dtype(ufunc, loop);
+    std::vector<Argument> call(args.begin(), args.end());
+    if (options.out) {
+        check_out(ufunc, *options.out, result, shape);
+        call.emplace_back(*options.out);
+    }
+    const ElementwiseKernel& kernel =
+        ufunc_kernel(ufunc, loop, options.out ? options.out->dtype() : result);
+    CallOptions call_options;
+    call_options.stream = options.stream;
+    if (!shape && !options.out) {
+        call_options.size = 1;  // scalars alone: one element, returned as a 0-d array
+    }
+    std::vector<ndarray> outputs = kernel.outputs(call, call_options);
+    if (options.out) {
+        return *options.out;
+    }
+    return shape ? std::move(outputs.front()) : outputs.front().reshape({});
+}
+
+}  // namespace kiln::detail

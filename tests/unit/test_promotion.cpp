@@ -1,0 +1,99 @@
+// NEP 50 promotion and the ufuncs' loop and output dtypes, against NumPy 2's results (each case
+// is what numpy.result_type or the ufunc gives for arrays of the strong dtypes and Python scalars
+// of the weak kinds).
+#include "core/routines/promotion.hpp"
+#include "core/routines/ufunc_call.hpp"
+#include "core/routines/ufunc_table.hpp"
+
+#include <kiln/error.hpp>
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+namespace {
+
+using kiln::DType;
+using kiln::detail::promote_weak;
+namespace ufuncs = kiln::detail::ufuncs;
+
+DType promote(std::vector<DType> strong, std::vector<DType> weak = {}) {
+    return promote_weak(strong, weak);
+}
+
+TEST(Promotion, ArraysPromoteAsPromoteTypes) {
+    EXPECT_EQ(promote({DType::int16, DType::int32}), DType::int32);
+    EXPECT_EQ(promote({DType::uint8, DType::int8}), DType::int16);
+    EXPECT_EQ(promote({DType::uint64, DType::int64}), DType::float64);
+    EXPECT_EQ(promote({DType::float16, DType::int8}), DType::float16);
+    EXPECT_EQ(promote({DType::int32, DType::float32}), DType::float64);
+    EXPECT_EQ(promote({DType::float32, DType::complex64}), DType::complex64);
+    EXPECT_EQ(promote({DType::float64, DType::complex64}), DType::complex128);
+    EXPECT_EQ(promote({DType::bool_, DType::bool_}), DType::bool_);
+}
+
+TEST(Promotion, ScalarsAreWeak) {
+    // float32 array * 2.0 stays float32; int8 array + 1 stays int8.
+    EXPECT_EQ(promote({DType::float32}, {DType::float64}), DType::float32);
+    EXPECT_EQ(promote({DType::float16}, {DType::float64}), DType::float16);
+    EXPECT_EQ(promote({DType::int8}, {DType::int64}), DType::int8);
+    EXPECT_EQ(promote({DType::uint16}, {DType::int32}), DType::uint16);
+    EXPECT_EQ(promote({DType::complex64}, {DType::complex128}), DType::complex64);
+    EXPECT_EQ(promote({DType::float32}, {DType::int32, DType::bool_}), DType::float32);
+}
+
+TEST(Promotion, AScalarOfAHigherKindRaisesTheResult) {
+    EXPECT_EQ(promote({DType::bool_}, {DType::int32}), DType::int64);
+    EXPECT_EQ(promote({DType::int32}, {DType::float32}), DType::float64);
+    EXPECT_EQ(promote({DType::uint8}, {DType::float64}), DType::float64);
+    EXPECT_EQ(promote({DType::float16}, {DType::complex128}), DType::complex64);
+    EXPECT_EQ(promote({DType::float32}, {DType::complex128}), DType::complex64);
+    EXPECT_EQ(promote({DType::float64}, {DType::complex64}), DType::complex128);
+    EXPECT_EQ(promote({DType::int16}, {DType::complex64}), DType::complex128);
+}
+
+TEST(Promotion, ScalarsAlonePromoteAmongThemselves) {
+    EXPECT_EQ(promote({}, {DType::int32, DType::int32}), DType::int32);
+    EXPECT_EQ(promote({}, {DType::int32, DType::float64}), DType::float64);
+    EXPECT_THROW((void)promote({}, {}), kiln::TypeError);
+}
+
+TEST(UfuncDtypes, LoopDtypes) {
+    using kiln::detail::loop_dtype;
+    // True division of integers and bools is float64; floats keep their precision.
+    EXPECT_EQ(loop_dtype(ufuncs::true_divide, DType::int8), DType::float64);
+    EXPECT_EQ(loop_dtype(ufuncs::true_divide, DType::bool_), DType::float64);
+    EXPECT_EQ(loop_dtype(ufuncs::true_divide, DType::float32), DType::float32);
+    // Math functions of integers: the smallest floating dtype that holds them.
+    EXPECT_EQ(loop_dtype(ufuncs::exp, DType::bool_), DType::float16);
+    EXPECT_EQ(loop_dtype(ufuncs::exp, DType::int8), DType::float16);
+    EXPECT_EQ(loop_dtype(ufuncs::exp, DType::uint8), DType::float16);
+    EXPECT_EQ(loop_dtype(ufuncs::exp, DType::int16), DType::float32);
+    EXPECT_EQ(loop_dtype(ufuncs::exp, DType::int32), DType::float64);
+    EXPECT_EQ(loop_dtype(ufuncs::exp, DType::uint64), DType::float64);
+    EXPECT_EQ(loop_dtype(ufuncs::exp, DType::complex64), DType::complex64);
+    EXPECT_EQ(loop_dtype(ufuncs::add, DType::int8), DType::int8);
+}
+
+TEST(UfuncDtypes, OutputDtypes) {
+    using kiln::detail::output_dtype;
+    EXPECT_EQ(output_dtype(ufuncs::less, DType::float32), DType::bool_);
+    EXPECT_EQ(output_dtype(ufuncs::absolute, DType::complex64), DType::float32);
+    EXPECT_EQ(output_dtype(ufuncs::absolute, DType::complex128), DType::float64);
+    EXPECT_EQ(output_dtype(ufuncs::absolute, DType::int16), DType::int16);
+    EXPECT_EQ(output_dtype(ufuncs::multiply, DType::complex64), DType::complex64);
+}
+
+TEST(UfuncDtypes, AnUnsupportedKindNamesTheUfuncAndWhatItTakes) {
+    try {
+        (void)kiln::detail::ufunc_operation(ufuncs::left_shift, DType::float32, DType::float32);
+        ADD_FAILURE() << "expected kiln::TypeError";
+    } catch (const kiln::TypeError& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("left_shift"), std::string::npos) << what;
+        EXPECT_NE(what.find("float32"), std::string::npos) << what;
+        EXPECT_NE(what.find("takes integer dtypes"), std::string::npos) << what;
+    }
+}
+
+}  // namespace

@@ -259,6 +259,18 @@ def run_workload(run, inputs, record):
         timing = run.time_device(lambda: out.update(z=cp.add(x, y)))
         return finish(timing, cp.asnumpy(out["z"]), host["x"] + host["y"], str(out["z"].dtype))
 
+    if name.startswith("routine_sum_axis"):
+        axis = params["axis"]
+        timing = run.time_device(lambda: out.update(r=cp.sum(dev["x"], axis=axis)))
+        want = np.sum(host["x"].astype(np.float64), axis=axis)
+        return finish(timing, cp.asnumpy(out["r"]), want, record["dtype"])
+
+    if name == "routine_mse_f64_1e8":
+        x, y = dev["x"], dev["y"]
+        timing = run.time_device(lambda: out.update(r=cp.mean((x - y) ** 2)))
+        want = np.mean((host["x"] - host["y"]) ** 2)
+        return finish(timing, [float(out["r"])], [want], "float64")
+
     if name.startswith("mse_"):
         x, y, n = dev["x"], dev["y"], host["x"].size
         want = np.mean((host["x"] - host["y"]) ** 2)

@@ -5,10 +5,13 @@
 #include "../inputs.hpp"
 #include "../peak_memory.hpp"
 #include "../reference/elementwise.hpp"
+#include "../reference/reductions.hpp"
 #include "../timing.hpp"
 #include "common.hpp"
 #include "workloads.hpp"
 
+#include <kiln/operators.hpp>
+#include <kiln/reductions.hpp>
 #include <kiln/ufuncs.hpp>
 
 #include <string>
@@ -53,6 +56,56 @@ Record ufunc_add(const Context& context, const std::string& name, std::uint64_t 
     return r;
 }
 
+// kiln::sum of a (rows, cols) float32 matrix along one axis (cupy.sum).
+Record routine_sum(const Context& context, const std::string& name, std::int64_t rows,
+                   std::int64_t cols, int axis) {
+    Record r = make_record(name, "kiln::sum(x, axis), float32 (cupy.sum)", "routine", {rows, cols},
+                           "float32", "memory");
+    r.params = Json::object({{"axis", axis}});
+    r.bytes = 4.0 * static_cast<double>(rows * cols + (axis == 0 ? cols : rows));
+    const PeakMemory peak(context.gpu);
+    const auto x = uniform_input<float>(context, "x", {rows, cols}, 1.0, 92);
+    r.inputs = {x.spec};
+    std::vector<float> want;
+    r.kokkos_ms =
+        reference_ms(context, [&] { want = reference::sum_axis(x.host, rows, cols, axis); });
+    if (context.gpu) {
+        ndarray y;
+        store(r, time_device(context, [&] { y = kiln::sum(x.device, {.axis = axis}); }));
+        r.check = check_values(y.get<float>(), want);
+        r.peak_bytes = peak.bytes();
+    }
+    return r;
+}
+
+// The seeds' "easy" mean squared error written with routines: d = x - y, then mean(d * d), three
+// kernels and two temporaries, against cupy.mean((x - y) ** 2).
+Record routine_mse(const Context& context) {
+    const std::int64_t n = context.scaled(100'000'000);
+    Record r = make_record("routine_mse_f64_1e8",
+                           "d = x - y; kiln::mean(d * d), float64 (cupy.mean((x - y) ** 2))",
+                           "routine", {n}, "float64", "memory");
+    // Read x and y, write and read the difference, write and read its square.
+    r.bytes = 8.0 * 6.0 * static_cast<double>(n);
+    const PeakMemory peak(context.gpu);
+    const auto x = normal_input<double>(context, "x", {n}, 1.0, 71);
+    const auto y = normal_input<double>(context, "y", {n}, 1.0, 72);
+    r.inputs = {x.spec, y.spec};
+    double want = 0;
+    r.kokkos_ms =
+        reference_ms(context, [&] { want = reference::mean_squared_error(x.host, y.host); });
+    if (context.gpu) {
+        ndarray m;
+        store(r, time_device(context, [&] {
+                  const ndarray d = x.device - y.device;
+                  m = kiln::mean(d * d);
+              }));
+        r.check = check_values(m.get<double>(), std::vector<double>{want});
+        r.peak_bytes = peak.bytes();
+    }
+    return r;
+}
+
 }  // namespace
 
 std::vector<Workload> routine_workloads() {
@@ -63,6 +116,24 @@ std::vector<Workload> routine_workloads() {
          [](const Context& c) { return ufunc_add<double>(c, "ufunc_add_f64_1e8", 63); }},
         {"ufunc_add_i32_1e8", "kiln::add, int32, 1e8 (vector_add_i32_1e8's shape)", false, false,
          [](const Context& c) { return ufunc_add<std::int32_t>(c, "ufunc_add_i32_1e8", 41); }},
+        {"routine_sum_axis0_f32_1e7x16", "kiln::sum along axis 0 of 1e7 rows of 16", false, false,
+         [](const Context& c) {
+             return routine_sum(c, "routine_sum_axis0_f32_1e7x16", c.scaled(10'000'000), 16, 0);
+         }},
+        {"routine_sum_axis1_f32_1e7x16", "kiln::sum along axis 1 of 1e7 rows of 16", false, false,
+         [](const Context& c) {
+             return routine_sum(c, "routine_sum_axis1_f32_1e7x16", c.scaled(10'000'000), 16, 1);
+         }},
+        {"routine_sum_axis0_f32_16x1e7", "kiln::sum along axis 0 of 16 long rows", false, false,
+         [](const Context& c) {
+             return routine_sum(c, "routine_sum_axis0_f32_16x1e7", 16, c.scaled(10'000'000), 0);
+         }},
+        {"routine_sum_axis1_f32_16x1e7", "kiln::sum along axis 1 of 16 long rows", false, false,
+         [](const Context& c) {
+             return routine_sum(c, "routine_sum_axis1_f32_16x1e7", 16, c.scaled(10'000'000), 1);
+         }},
+        {"routine_mse_f64_1e8", "mean((x - y) * (x - y)) with routines, float64, 1e8", false, false,
+         routine_mse},
     };
 }
 

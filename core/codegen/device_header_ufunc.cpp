@@ -23,11 +23,21 @@ __device__ inline T cast(S s) { return static_cast<T>(s); }
 template <class T>
 __device__ inline T cast(float16 s) { return static_cast<T>(static_cast<float>(s)); }
 
+// The operations of every dtype that has no overload below (floating and complex): C++'s own.
+template <class T>
+__device__ inline T add(T a, T b) { return a + b; }
+template <class T>
+__device__ inline T multiply(T a, T b) { return a * b; }
+__device__ inline bool maximum(bool a, bool b) { return a || b; }
+__device__ inline bool minimum(bool a, bool b) { return a && b; }
+
 #define KILN_UFUNC_INTEGER(T, U, BITS)                                                     \
     __device__ inline T add(T a, T b) { return (T)((U)a + (U)b); }                         \
     __device__ inline T subtract(T a, T b) { return (T)((U)a - (U)b); }                    \
     __device__ inline T multiply(T a, T b) { return (T)((U)a * (U)b); }                    \
     __device__ inline T negative(T a) { return (T)((U)0 - (U)a); }                         \
+    __device__ inline T maximum(T a, T b) { return a > b ? a : b; }                        \
+    __device__ inline T minimum(T a, T b) { return a < b ? a : b; }                        \
     __device__ inline T left_shift(T a, T b) {                                             \
         return (b < 0 || b >= BITS) ? (T)0 : (T)((U)a << b);                               \
     }                                                                                      \

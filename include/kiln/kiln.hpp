@@ -23,6 +23,7 @@
 #include <kiln/raw_kernel.hpp>
 #include <kiln/raw_module.hpp>
 #include <kiln/reduction_kernel.hpp>
+#include <kiln/reductions.hpp>
 #include <kiln/resource_adaptors.hpp>
 #include <kiln/scalar.hpp>
 #include <kiln/shape.hpp>

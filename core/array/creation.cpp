@@ -88,9 +88,11 @@ ndarray arange(std::int64_t start, std::int64_t stop, std::int64_t step, DType d
     require_exact(static_cast<double>(start), "arange");
     require_exact(static_cast<double>(stop), "arange");
     // In 128 bits: stop - start and the rounding term overflow int64 for extreme arguments.
-    const __int128 span = static_cast<__int128>(stop) - start;
-    const __int128 rounded = (span + step + (step > 0 ? -1 : 1)) / step;
-    const auto count = static_cast<std::int64_t>(std::max<__int128>(0, rounded));
+    // (__extension__: GCC's and Clang's 128-bit integer, which ISO C++ does not name.)
+    __extension__ using wide = __int128;
+    const wide span = static_cast<wide>(stop) - start;
+    const wide rounded = (span + step + (step > 0 ? -1 : 1)) / step;
+    const auto count = static_cast<std::int64_t>(std::max<wide>(0, rounded));
     ndarray a = empty({count}, dtype);
     detail::arange_elements(a.data(), dtype, count, static_cast<double>(start),
                             static_cast<double>(step), current_stream());

@@ -1,6 +1,7 @@
 #include "staging_plan.hpp"
 
 #include <algorithm>
+#include <array>
 #include <thread>
 
 namespace kiln::detail {
@@ -13,10 +14,12 @@ std::vector<std::size_t> chunk_ends(std::size_t bytes, std::size_t chunk, bool r
     ends.reserve(bytes / chunk + 8);
     std::size_t at = 0;
     const auto cut = [&](std::size_t size) { ends.push_back(at += size); };
-    constexpr std::size_t ramp_steps[] = {8, 4, 2};
+    // Divisors of the chunk: 1/8, 1/4, 1/2 going up, and the mirror coming down.
+    constexpr std::array<std::size_t, 3> ramp_up = {8, 4, 2};
+    constexpr std::array<std::size_t, 3> ramp_down = {2, 4, 8};
     std::size_t tail = 0;
     if (ramp) {
-        for (const std::size_t divisor : ramp_steps) {
+        for (const std::size_t divisor : ramp_up) {
             cut(chunk / divisor);
             tail += chunk / divisor;
         }
@@ -25,8 +28,8 @@ std::vector<std::size_t> chunk_ends(std::size_t bytes, std::size_t chunk, bool r
         cut(std::min(chunk, bytes - tail - at));
     }
     if (ramp) {
-        for (auto step = std::rbegin(ramp_steps); step != std::rend(ramp_steps); ++step) {
-            cut(chunk / *step);
+        for (const std::size_t divisor : ramp_down) {
+            cut(chunk / divisor);
         }
     }
     return ends;

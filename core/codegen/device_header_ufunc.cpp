@@ -136,6 +136,7 @@ KILN_UFUNC_REAL2(fmax, fmaxf, fmax)
 KILN_UFUNC_REAL2(fmin, fminf, fmin)
 KILN_UFUNC_REAL2(fmod, fmodf, fmod)
 KILN_UFUNC_REAL2(copysign, copysignf, copysign)
+KILN_UFUNC_REAL2(arctan2, atan2f, atan2)
 #undef KILN_UFUNC_REAL1
 #undef KILN_UFUNC_REAL2
 

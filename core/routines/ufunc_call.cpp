@@ -60,6 +60,11 @@ std::string dtypes_of(std::span<const Argument> args) {
     return list;
 }
 
+// One placeholder per input: each binds its argument's dtype, and the operation converts.
+std::string input_params(int arity) {
+    return arity == 1 ? "X x" : (arity == 2 ? "X x, Y y" : "X x, Y y, W w");
+}
+
 // float16 computes in float, as NumPy's float16 loops do.
 std::string_view compute_type(DType loop) {
     return loop == DType::float16 ? "float" : c_type(loop);
@@ -79,7 +84,9 @@ DType requested_loop(const UfuncDefinition& ufunc, std::span<const Argument> arg
 }
 
 // A weak scalar must be representable in an integer loop dtype (NEP 50).
-void check_scalars_fit(const UfuncDefinition& ufunc, std::span<const Argument> args, DType loop) {
+// `first` numbers args[0] in messages (where's x is its argument 2).
+void check_scalars_fit(const UfuncDefinition& ufunc, std::span<const Argument> args, DType loop,
+                       std::size_t first = 1) {
     if (kind(loop) != 'i' && kind(loop) != 'u') {
         return;
     }
@@ -92,7 +99,7 @@ void check_scalars_fit(const UfuncDefinition& ufunc, std::span<const Argument> a
             (void)scalar->bytes_as(loop);
         } catch (const TypeError&) {
             throw TypeError("kiln: " + std::string(ufunc.name) + ": argument " +
-                            std::to_string(i + 1) + ": the scalar cannot be represented in " +
+                            std::to_string(i + first) + ": the scalar cannot be represented in " +
                             std::string(name(loop)) + ", the dtype of the other arguments");
         }
     }
@@ -130,6 +137,22 @@ void check_out(const UfuncDefinition& ufunc, const ndarray& out, DType result,
     }
 }
 
+// Runs `kernel` on `call` (the inputs, then `out` when given) and returns `out`, the new array,
+// or, for scalars alone, a 0-d array of the one element computed.
+ndarray run(const ElementwiseKernel& kernel, std::span<const Argument> call,
+            const std::optional<Shape>& shape, const UfuncOptions& options) {
+    CallOptions call_options;
+    call_options.stream = options.stream;
+    if (!shape && !options.out) {
+        call_options.size = 1;
+    }
+    std::vector<ndarray> outputs = kernel.outputs(call, call_options);
+    if (options.out) {
+        return *options.out;
+    }
+    return shape ? std::move(outputs.front()) : outputs.front().reshape({});
+}
+
 }  // namespace
 
 DType loop_dtype(const UfuncDefinition& ufunc, DType promoted) {
@@ -159,7 +182,7 @@ DType output_dtype(const UfuncDefinition& ufunc, DType loop) {
             return loop;
         case OutputRule::boolean:
             return DType::bool_;
-        case OutputRule::real:
+        case OutputRule::real_part:
             if (loop == DType::complex64) {
                 return DType::float32;
             }
@@ -177,8 +200,11 @@ std::string ufunc_operation(const UfuncDefinition& ufunc, DType loop, DType out)
     std::string code = "typedef " + std::string(c_type(loop)) + " kiln_s; typedef " +
                        std::string(compute_type(loop)) + " kiln_t;\n";
     code += "const kiln_t a = kiln::ufunc::cast<kiln_t>(kiln::ufunc::cast<kiln_s>(x));\n";
-    if (ufunc.arity == 2) {
+    if (ufunc.arity >= 2) {
         code += "const kiln_t b = kiln::ufunc::cast<kiln_t>(kiln::ufunc::cast<kiln_s>(y));\n";
+    }
+    if (ufunc.arity == 3) {
+        code += "const kiln_t c = kiln::ufunc::cast<kiln_t>(kiln::ufunc::cast<kiln_s>(w));\n";
     }
     code +=
         "z = kiln::ufunc::cast<" + std::string(c_type(out)) + ">(" + std::string(operation) + ");";
@@ -196,7 +222,7 @@ const ElementwiseKernel& ufunc_kernel(const UfuncDefinition& ufunc, DType loop, 
         ElementwiseOptions options;
         options.preamble = "#include <kiln/ufunc.h>\n";
         found = kernels
-                    .emplace(key, ElementwiseKernel(ufunc.arity == 1 ? "X x" : "X x, Y y",
+                    .emplace(key, ElementwiseKernel(input_params(ufunc.arity),
                                                     std::string(name(out)) + " z",
                                                     ufunc_operation(ufunc, loop, out),
                                                     "kiln_" + std::string(ufunc.name), options))
@@ -222,18 +248,55 @@ ndarray call_ufunc(const UfuncDefinition& ufunc, std::span<const Argument> args,
         check_out(ufunc, *options.out, result, shape);
         call.emplace_back(*options.out);
     }
-    const ElementwiseKernel& kernel =
-        ufunc_kernel(ufunc, loop, options.out ? options.out->dtype() : result);
-    CallOptions call_options;
-    call_options.stream = options.stream;
-    if (!shape && !options.out) {
-        call_options.size = 1;  // scalars alone: one element, returned as a 0-d array
+    return run(ufunc_kernel(ufunc, loop, options.out ? options.out->dtype() : result), call, shape,
+               options);
+}
+
+}  // namespace kiln::detail
+
+namespace kiln::detail {
+
+namespace {
+
+// For where's messages and checks: it is not a ufunc (its condition takes no part in promotion).
+constexpr UfuncDefinition where_routine{"where", 3, LoopRule::promoted, OutputRule::loop, "", "",
+                                        "",      ""};
+
+const ElementwiseKernel& where_kernel(DType loop, DType out) {
+    static std::mutex mutex;
+    static auto& kernels = *new std::map<std::pair<DType, DType>, ElementwiseKernel>();
+    const std::pair key{loop, out};
+    const std::scoped_lock lock(mutex);
+    auto found = kernels.find(key);
+    if (found == kernels.end()) {
+        ElementwiseOptions options;
+        options.preamble = "#include <kiln/ufunc.h>\n";
+        const std::string to = "kiln::ufunc::cast<" + std::string(c_type(out)) +
+                               ">(kiln::ufunc::cast<" + std::string(c_type(loop)) + ">(";
+        found = kernels
+                    .emplace(key, ElementwiseKernel("Q q, X x, Y y", std::string(name(out)) + " z",
+                                                    "z = kiln::ufunc::nonzero(q) ? " + to +
+                                                        "x)) : " + to + "y));",
+                                                    "kiln_where", options))
+                    .first;
     }
-    std::vector<ndarray> outputs = kernel.outputs(call, call_options);
+    return found->second;
+}
+
+}  // namespace
+
+ndarray call_where(std::span<const Argument> args, const UfuncOptions& options) {
+    const std::span<const Argument> values = args.subspan(1);
+    const DType loop =
+        options.dtype ? requested_loop(where_routine, values, *options.dtype) : result_type(values);
+    check_scalars_fit(where_routine, values, loop, 2);
+    const std::optional<Shape> shape = broadcast_shape(where_routine, args);
+    std::vector<Argument> call(args.begin(), args.end());
     if (options.out) {
-        return *options.out;
+        check_out(where_routine, *options.out, loop, shape);
+        call.emplace_back(*options.out);
     }
-    return shape ? std::move(outputs.front()) : outputs.front().reshape({});
+    return run(where_kernel(loop, options.out ? options.out->dtype() : loop), call, shape, options);
 }
 
 }  // namespace kiln::detail

@@ -15,6 +15,9 @@ namespace kiln::detail {
 [[nodiscard]] ndarray call_ufunc(const UfuncDefinition& ufunc, std::span<const Argument> args,
                                  const UfuncOptions& options);
 
+// numpy.where(condition, x, y): args are the three; the condition takes no part in promotion.
+[[nodiscard]] ndarray call_where(std::span<const Argument> args, const UfuncOptions& options);
+
 // The loop dtype of `ufunc` for inputs whose promoted dtype is `promoted`.
 [[nodiscard]] DType loop_dtype(const UfuncDefinition& ufunc, DType promoted);
 

@@ -17,12 +17,12 @@ enum class LoopRule : std::uint8_t {
 
 // The dtype the ufunc returns, from its loop dtype.
 enum class OutputRule : std::uint8_t {
-    loop,     // the loop dtype
-    boolean,  // bool
-    real,     // the loop dtype's real part (float64 for complex128)
+    loop,       // the loop dtype
+    boolean,    // bool
+    real_part,  // the loop dtype's real part (float64 for complex128)
 };
 
-// The operations are device expressions over `a` and `b`, the inputs already converted to the
+// The operations are device expressions over `a`, `b` and `c`, the inputs converted to the
 // loop's compute type `kiln_t` (float for float16), written with kiln/ufunc.h's helpers where
 // NumPy's meaning differs from C++'s. An empty operation: the ufunc does not take that kind.
 struct UfuncDefinition {

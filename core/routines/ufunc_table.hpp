@@ -39,7 +39,7 @@ inline constexpr UfuncDefinition negative{"negative", 1, promoted, loop,
     "", "kiln::ufunc::negative(a)", "-a", "-a"};
 inline constexpr UfuncDefinition positive{"positive", 1, promoted, loop,
     "", "a", "a", "a"};
-inline constexpr UfuncDefinition absolute{"absolute", 1, promoted, real,
+inline constexpr UfuncDefinition absolute{"absolute", 1, promoted, real_part,
     "a", "kiln::ufunc::absolute(a)", "kiln::ufunc::absolute(a)", "abs(a)"};
 inline constexpr UfuncDefinition sign{"sign", 1, promoted, loop,
     "", "kiln::ufunc::sign(a)", "kiln::ufunc::sign(a)", ""};
@@ -92,6 +92,17 @@ inline constexpr UfuncDefinition left_shift{"left_shift", 2, promoted, loop,
 inline constexpr UfuncDefinition right_shift{"right_shift", 2, promoted, loop,
     "", "kiln::ufunc::right_shift(a, b)", "", ""};
 
+inline constexpr UfuncDefinition clip{"clip", 3, promoted, loop,
+    "kiln::ufunc::minimum(kiln::ufunc::maximum(a, b), c)",
+    "kiln::ufunc::minimum(kiln::ufunc::maximum(a, b), c)",
+    "kiln::ufunc::minimum(kiln::ufunc::maximum(a, b), c)", ""};
+inline constexpr UfuncDefinition real{"real", 1, promoted, OutputRule::real_part, "a", "a", "a", "a.re"};
+inline constexpr UfuncDefinition imag{"imag", 1, promoted, OutputRule::real_part,
+    "false", "kiln_t(0)", "kiln_t(0)", "a.im"};
+inline constexpr UfuncDefinition conj{"conj", 1, promoted, loop, "a", "a", "a", "conj(a)"};
+inline constexpr UfuncDefinition angle{"angle", 1, inexact, OutputRule::real_part,
+    "", "", "kiln::ufunc::arctan2(kiln_t(0), a)", "arg(a)"};
+
 inline constexpr UfuncDefinition exp{"exp", 1, inexact, loop, "", "", "kiln::ufunc::exp(a)", "exp(a)"};
 inline constexpr UfuncDefinition exp2{"exp2", 1, inexact, loop, "", "", "kiln::ufunc::exp2(a)", ""};
 inline constexpr UfuncDefinition expm1{"expm1", 1, inexact, loop, "", "", "kiln::ufunc::expm1(a)", ""};
@@ -120,18 +131,18 @@ inline constexpr UfuncDefinition rint{"rint", 1, inexact, loop, "", "", "kiln::u
 // clang-format on
 
 // Every ufunc, for tests that sweep them.
-inline constexpr std::array<const UfuncDefinition*, 61> all = {
+inline constexpr std::array<const UfuncDefinition*, 66> all = {
     &add,         &subtract,    &multiply,    &true_divide, &floor_divide,  &remainder,
     &power,       &maximum,     &minimum,     &fmax,        &fmin,          &negative,
     &positive,    &absolute,    &sign,        &reciprocal,  &square,        &equal,
     &not_equal,   &less,        &less_equal,  &greater,     &greater_equal, &logical_and,
     &logical_or,  &logical_xor, &logical_not, &isnan,       &isinf,         &isfinite,
     &bitwise_and, &bitwise_or,  &bitwise_xor, &invert,      &left_shift,    &right_shift,
-    &exp,         &exp2,        &expm1,       &log,         &log2,          &log10,
-    &log1p,       &sqrt,        &cbrt,        &sin,         &cos,           &tan,
-    &arcsin,      &arccos,      &arctan,      &sinh,        &cosh,          &tanh,
-    &arcsinh,     &arccosh,     &arctanh,     &floor,       &ceil,          &trunc,
-    &rint,
+    &clip,        &real,        &imag,        &conj,        &angle,         &exp,
+    &exp2,        &expm1,       &log,         &log2,        &log10,         &log1p,
+    &sqrt,        &cbrt,        &sin,         &cos,         &tan,           &arcsin,
+    &arccos,      &arctan,      &sinh,        &cosh,        &tanh,          &arcsinh,
+    &arccosh,     &arctanh,     &floor,       &ceil,        &trunc,         &rint,
 };
 
 }  // namespace kiln::detail::ufuncs

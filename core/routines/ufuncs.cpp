@@ -24,6 +24,28 @@ ndarray binary(const detail::UfuncDefinition& ufunc, const Argument& x, const Ar
 
 }  // namespace
 
+ndarray clip(const Argument& a, const Argument& a_min, const Argument& a_max,
+             const UfuncOptions& options) {
+    const std::array<Argument, 3> args{a, a_min, a_max};
+    return detail::call_ufunc(detail::ufuncs::clip, args, options);
+}
+ndarray where(const Argument& condition, const Argument& x, const Argument& y,
+              const UfuncOptions& options) {
+    const std::array<Argument, 3> args{condition, x, y};
+    return detail::call_where(args, options);
+}
+ndarray real(const Argument& x, const UfuncOptions& options) {
+    return unary(detail::ufuncs::real, x, options);
+}
+ndarray imag(const Argument& x, const UfuncOptions& options) {
+    return unary(detail::ufuncs::imag, x, options);
+}
+ndarray conj(const Argument& x, const UfuncOptions& options) {
+    return unary(detail::ufuncs::conj, x, options);
+}
+ndarray angle(const Argument& x, const UfuncOptions& options) {
+    return unary(detail::ufuncs::angle, x, options);
+}
 ndarray add(const Argument& x, const Argument& y, const UfuncOptions& options) {
     return binary(detail::ufuncs::add, x, y, options);
 }

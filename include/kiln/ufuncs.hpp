@@ -78,6 +78,19 @@ ndarray invert(const Argument& x, const UfuncOptions& options = {});
 ndarray left_shift(const Argument& x, const Argument& y, const UfuncOptions& options = {});
 ndarray right_shift(const Argument& x, const Argument& y, const UfuncOptions& options = {});
 
+// clip(a, a_min, a_max) = minimum(maximum(a, a_min), a_max), as NumPy's: NaN propagates.
+ndarray clip(const Argument& a, const Argument& a_min, const Argument& a_max,
+             const UfuncOptions& options = {});
+// x where `condition` is non-zero, else y; the result's dtype is result_type(x, y).
+ndarray where(const Argument& condition, const Argument& x, const Argument& y,
+              const UfuncOptions& options = {});
+
+// Complex parts: real and imag of a real array are the array and zeros; angle in radians.
+ndarray real(const Argument& x, const UfuncOptions& options = {});
+ndarray imag(const Argument& x, const UfuncOptions& options = {});
+ndarray conj(const Argument& x, const UfuncOptions& options = {});
+ndarray angle(const Argument& x, const UfuncOptions& options = {});
+
 // Exponentials, logarithms and roots (exp, log and sqrt take complex too).
 ndarray exp(const Argument& x, const UfuncOptions& options = {});
 ndarray exp2(const Argument& x, const UfuncOptions& options = {});

@@ -13,12 +13,14 @@
 #include <complex>
 #include <cstdint>
 #include <limits>
+#include <numbers>
 #include <string>
 #include <vector>
 
 namespace {
 
 using kiln::ndarray;
+using kiln::Shape;
 
 // Every pair of `values`, as an (n, 1) column against a (1, n) row: the ufunc broadcasts them.
 template <class T>
@@ -408,6 +410,48 @@ TEST(Ufuncs, BoolsZeroSizeNonContiguousAndScalars) {
     const ndarray zero_d = kiln::add(2, 3);
     EXPECT_EQ(zero_d.ndim(), 0);
     EXPECT_EQ(zero_d.get<std::int32_t>(), (std::vector<std::int32_t>{5}));
+}
+
+TEST(Ufuncs, ClipWhereAndComplexParts) {
+    KILN_REQUIRE_DEVICE();
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const ndarray x = kiln::array(std::vector<double>{-3, 0.5, 7, nan});
+    const auto clipped = kiln::clip(x, 0.0, 1.0).get<double>();
+    EXPECT_EQ(clipped[0], 0.0);
+    EXPECT_EQ(clipped[1], 0.5);
+    EXPECT_EQ(clipped[2], 1.0);
+    EXPECT_TRUE(std::isnan(clipped[3])) << "NaN propagates, as numpy.clip's";
+    const ndarray i = kiln::array(std::vector<std::int16_t>{-300, 5, 300});
+    const ndarray lows = kiln::array(std::vector<std::int16_t>{-100, 10, 0});
+    EXPECT_EQ(kiln::clip(i, lows, 200).get<std::int16_t>(),
+              (std::vector<std::int16_t>{-100, 10, 200}));
+
+    // The condition broadcasts against x and y; a weak scalar takes x's dtype.
+    const ndarray condition = kiln::array(std::vector<bool>{true, false}, Shape{2, 1});
+    const ndarray values = kiln::array(std::vector<float>{1, 2, 3});
+    const ndarray chosen = kiln::where(condition, values, -1.0);
+    EXPECT_EQ(chosen.dtype(), kiln::float32);
+    EXPECT_EQ(chosen.shape(), (Shape{2, 3}));
+    EXPECT_EQ(chosen.get<float>(), (std::vector<float>{1, 2, 3, -1, -1, -1}));
+    EXPECT_EQ(kiln::where(kiln::array(std::vector<std::int32_t>{0, 2}),
+                          kiln::array(std::vector<std::int8_t>{1, 1}),
+                          kiln::array(std::vector<double>{0.5, 0.5}))
+                  .get<double>(),
+              (std::vector<double>{0.5, 1.0}));
+
+    using C = std::complex<float>;
+    const ndarray z = kiln::array(std::vector<C>{{3, -4}, {-1, 0}});
+    const ndarray re = kiln::real(z);
+    ASSERT_EQ(re.dtype(), kiln::float32);
+    EXPECT_EQ(re.get<float>(), (std::vector<float>{3, -1}));
+    EXPECT_EQ(kiln::imag(z).get<float>(), (std::vector<float>{-4, 0}));
+    EXPECT_EQ(kiln::conj(z).get<C>(), (std::vector<C>{{3, 4}, {-1, -0.0F}}));
+    const auto angles = kiln::angle(z).get<float>();
+    EXPECT_NEAR(angles[0], std::atan2(-4.0F, 3.0F), 1e-6);
+    EXPECT_NEAR(angles[1], std::numbers::pi_v<float>, 1e-6);
+    const ndarray reals = kiln::array(std::vector<double>{2, -2});
+    EXPECT_EQ(kiln::imag(reals).get<double>(), (std::vector<double>{0, 0}));
+    EXPECT_EQ(kiln::angle(reals).get<double>(), (std::vector<double>{0, std::numbers::pi}));
 }
 
 }  // namespace

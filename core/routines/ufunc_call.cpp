@@ -252,15 +252,17 @@ ndarray call_ufunc(const UfuncDefinition& ufunc, std::span<const Argument> args,
                options);
 }
 
-}  // namespace kiln::detail
-
-namespace kiln::detail {
-
 namespace {
 
 // For where's messages and checks: it is not a ufunc (its condition takes no part in promotion).
-constexpr UfuncDefinition where_routine{"where", 3, LoopRule::promoted, OutputRule::loop, "", "",
-                                        "",      ""};
+constexpr UfuncDefinition where_routine{.name = "where",
+                                        .arity = 3,
+                                        .loop = LoopRule::promoted,
+                                        .output = OutputRule::loop,
+                                        .boolean = "",
+                                        .integer = "",
+                                        .floating = "",
+                                        .complex = ""};
 
 const ElementwiseKernel& where_kernel(DType loop, DType out) {
     static std::mutex mutex;

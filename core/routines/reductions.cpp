@@ -130,16 +130,17 @@ void check_kind(const ReductionRoutine& reduction, DType input) {
 }
 
 ndarray reduce(const ReductionRoutine& reduction, const ndarray& a, const ReduceOptions& options) {
-    const std::string context = "kiln: " + std::string(reduction.name) + ": ";
+    // Built only for an error: this runs at every call.
+    const auto context = [&] { return "kiln: " + std::string(reduction.name) + ": "; };
     check_kind(reduction, a.dtype());
     auto [accumulator, result] = dtypes(reduction, a.dtype());
     if (options.dtype) {
         if (reduction.accumulate == Accumulate::boolean ||
             reduction.accumulate == Accumulate::count) {
-            throw TypeError(context + "takes no dtype: it returns " + std::string(name(result)));
+            throw TypeError(context() + "takes no dtype: it returns " + std::string(name(result)));
         }
         if (!can_cast(a.dtype(), *options.dtype, Casting::same_kind)) {
-            throw TypeError(context + "the array's dtype " + std::string(name(a.dtype())) +
+            throw TypeError(context() + "the array's dtype " + std::string(name(a.dtype())) +
                             " cannot be cast to the requested dtype " +
                             std::string(name(*options.dtype)) + " under 'same_kind' casting");
         }
@@ -153,7 +154,7 @@ ndarray reduce(const ReductionRoutine& reduction, const ndarray& a, const Reduce
     DType written = result;
     if (options.out) {
         if (!can_cast(result, options.out->dtype(), Casting::same_kind)) {
-            throw TypeError(context + "out has dtype " + std::string(name(options.out->dtype())) +
+            throw TypeError(context() + "out has dtype " + std::string(name(options.out->dtype())) +
                             "; the result's dtype " + std::string(name(result)) +
                             " does not cast to it under 'same_kind' casting");
         }

@@ -124,15 +124,16 @@ std::optional<Shape> broadcast_shape(const UfuncDefinition& ufunc, std::span<con
 
 void check_out(const UfuncDefinition& ufunc, const ndarray& out, DType result,
                const std::optional<Shape>& shape) {
-    const std::string context = "kiln: " + std::string(ufunc.name) + ": out ";
+    // Built only for an error: this runs at every call with `out`.
+    const auto context = [&] { return "kiln: " + std::string(ufunc.name) + ": out "; };
     if (!can_cast(result, out.dtype(), Casting::same_kind)) {
-        throw TypeError(context + "has dtype " + std::string(name(out.dtype())) +
+        throw TypeError(context() + "has dtype " + std::string(name(out.dtype())) +
                         "; the result's dtype " + std::string(name(result)) +
                         " does not cast to it under 'same_kind' casting");
     }
     const Shape expected = shape.value_or(Shape{});
     if (out.shape() != expected) {
-        throw ShapeError(context + "has shape " + to_string(out.shape()) +
+        throw ShapeError(context() + "has shape " + to_string(out.shape()) +
                          "; expected the broadcast shape " + to_string(expected));
     }
 }

@@ -131,4 +131,22 @@ TEST(Reductions, AllAnyOutAndComplex) {
     EXPECT_NEAR(mean.imag(), 0.5, 1e-15);
 }
 
+TEST(Reductions, BadAxesAndDtypesAreClearErrors) {
+    KILN_REQUIRE_DEVICE();
+    const ndarray a = kiln::zeros({2, 3}, kiln::float32);
+    EXPECT_THROW((void)kiln::sum(a, {.axis = 2}), kiln::IndexError);
+    EXPECT_THROW((void)kiln::mean(a, {.axis = -3}), kiln::IndexError);
+    try {
+        (void)kiln::sum(a, {.dtype = kiln::int32});
+        ADD_FAILURE() << "expected kiln::TypeError";
+    } catch (const kiln::TypeError& e) {
+        EXPECT_NE(std::string(e.what()).find("kiln: sum: the array's dtype float32 cannot be cast "
+                                             "to the requested dtype int32"),
+                  std::string::npos)
+            << e.what();
+    }
+    ndarray wrong_shape = kiln::zeros({2}, kiln::float32);
+    EXPECT_THROW((void)kiln::sum(a, {.axis = 0, .out = wrong_shape}), kiln::ShapeError);
+}
+
 }  // namespace

@@ -56,10 +56,13 @@ ElementwiseLaunch elementwise_launch(const ElementwiseDefinition& definition,
     } else {
         blocks = (values.size + block - 1) / block;
     }
-    // A grid-stride loop over at most 64 blocks per multiprocessor (measured against 8, 16 and 32
-    // on the H200: 1-2% better for the contiguous workloads).
-    constexpr std::int64_t per_multiprocessor = 64;
-    launch.grid = static_cast<unsigned>(std::min(blocks, multiprocessors * per_multiprocessor));
+    // A block per tile of work, so the hardware balances blocks as they finish; the loops still
+    // stride by the grid, for sizes past the grid limit. On an H100 (1e8 elements, median of 100
+    // runs), against a grid capped at 64 blocks per multiprocessor: float64 subtract 0.797 ms
+    // against 0.822, float32 add 0.403 against 0.423, float64 d * d 0.541 against 0.560. Caps of
+    // 8 and 16 were slower still.
+    constexpr std::int64_t grid_limit = 0x7fffffff;
+    launch.grid = static_cast<unsigned>(std::min(blocks, grid_limit));
     return launch;
 }
 

@@ -1,7 +1,7 @@
 // kiln-demo: compiles an elementwise squared difference at run time on the best backend found,
-// runs it on the GPU and prints the result. Without a device it still compiles the kernel for
-// the backend's CI target and says plainly that nothing could run; without the backend's vendor
-// libraries it says which are missing.
+// runs it on the GPU (or, on the host backend, on this machine's CPU) and prints the result.
+// Without a device it still compiles the kernel for the backend's CI target and says plainly that
+// nothing could run; without the backend's vendor libraries it says which are missing.
 //
 // It drives the compile -> load -> launch pipeline directly; the ElementwiseKernel class that
 // generates such kernels from CuPy-style specs builds on the same pipeline.
@@ -27,6 +27,27 @@ extern "C" __global__ void squared_diff(const float* x, float y, float* z, int n
 }
 )";
 
+// The same kernel in the host backend's dialect: each call runs its blocks' threads in turn.
+constexpr const char* host_source = R"(
+static void squared_diff_body(const kiln_host_grid& grid, const float* x, float y, float* z,
+                              int n) {
+    for (unsigned long long block = grid.first; block < grid.end; ++block) {
+        for (unsigned thread = 0; thread < grid.block.x; ++thread) {
+            const long long i = (long long)block * grid.block.x + thread;
+            if (i < n) {
+                float d = x[i] - y;
+                z[i] = d * d;
+            }
+        }
+    }
+}
+KILN_HOST_KERNEL(squared_diff, squared_diff_body)
+)";
+
+const char* kernel_source() {
+    return kiln::active_backend() == kiln::BackendKind::host ? host_source : source;
+}
+
 int compile_only() {
     std::cout << "no device: " << kiln::no_device_reason() << '\n';
     auto& backend = kiln::detail::backend();
@@ -36,7 +57,8 @@ int compile_only() {
         return 0;
     }
     const std::string target(kiln::detail::traits(backend.kind()).offline_target);
-    const auto binary = kiln::detail::compile_uncached({source, "squared_diff", {}, {}}, target);
+    const auto binary =
+        kiln::detail::compile_uncached({kernel_source(), "squared_diff", {}, {}}, target);
     std::cout << "compiled squared_diff for " << target << ": " << binary.image.size()
               << " bytes of code object; nothing ran\n";
     return 0;
@@ -46,6 +68,9 @@ int run() {
     const kiln::Device device;
     std::cout << "device " << device.id() << ": " << device.properties().name << " ("
               << device.properties().arch << ")\n";
+    if (kiln::active_backend() == kiln::BackendKind::host) {
+        std::cout << "no GPU backend sees a device: the kernel runs on this machine's CPU\n";
+    }
     auto& backend = kiln::detail::backend();
     backend.set_device(device.id());
 
@@ -60,8 +85,8 @@ int run() {
     void* dz = backend.allocate(bytes);
     backend.copy(dx, x.data(), bytes);
 
-    auto module =
-        backend.load_module(kiln::detail::compile_uncached({source, "squared_diff", {}, {}}).image);
+    auto module = backend.load_module(
+        kiln::detail::compile_uncached({kernel_source(), "squared_diff", {}, {}}).image);
     auto function = backend.get_function(module, "squared_diff");
     float scalar = y;
     int count = n;

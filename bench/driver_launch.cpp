@@ -24,6 +24,8 @@ DriverNames names_for(BackendKind backend) {
         case BackendKind::hip:
             return {"libamdhip64.so", "hipModuleLoadData", "hipModuleGetFunction",
                     "hipModuleLaunchKernel"};
+        case BackendKind::host:
+            break;
     }
     throw Error("kiln-bench: driver launch: no driver for backend " +
                 std::string(to_string(backend)));

@@ -174,9 +174,16 @@ int run(const Options& options) {
     Context context;
     context.options = options;
     context.self = std::filesystem::read_symlink("/proc/self/exe").string();
-    context.compiler = !compiled_backends().empty() && detail::libraries_loaded(detail::backend());
-    context.gpu = device_count() > 0;
-    const std::string no_gpu_reason = context.gpu ? "" : no_device_reason();
+    // The workloads are GPU workloads: the host backend does not run them yet.
+    const bool host = !compiled_backends().empty() && active_backend() == BackendKind::host;
+    context.compiler =
+        !compiled_backends().empty() && !host && detail::libraries_loaded(detail::backend());
+    context.gpu = device_count() > 0 && !host;
+    const std::string no_gpu_reason =
+        context.gpu ? ""
+        : host      ? "the host backend is active (KILN_BACKEND names a GPU backend instead); "
+                      "kiln-bench does not run its workloads on the host backend yet"
+                    : no_device_reason();
 
     const auto workloads = selected_workloads(options);
     if (options.list) {

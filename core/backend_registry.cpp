@@ -19,6 +19,9 @@ std::unique_ptr<Backend> make_cuda_backend();
 #if KILN_HAS_HIP
 std::unique_ptr<Backend> make_hip_backend();
 #endif
+#if KILN_HAS_HOST
+std::unique_ptr<Backend> make_host_backend();
+#endif
 
 namespace {
 
@@ -31,6 +34,10 @@ std::unique_ptr<Backend> make_backend(BackendKind kind) {
 #if KILN_HAS_HIP
         case BackendKind::hip:
             return make_hip_backend();
+#endif
+#if KILN_HAS_HOST
+        case BackendKind::host:
+            return make_host_backend();
 #endif
         default:
             break;
@@ -57,8 +64,8 @@ Choice choose() {
     const auto kinds = compiled_backends();
     if (kinds.empty()) {
         throw NoDevice(
-            "kiln: no device: this build of kiln has no GPU backend "
-            "(configure with KILN_ENABLE_CUDA or KILN_ENABLE_HIP)");
+            "kiln: no device: this build of kiln has no backend "
+            "(configure with KILN_ENABLE_HOST, KILN_ENABLE_CUDA or KILN_ENABLE_HIP)");
     }
     if (auto name = env::get("KILN_BACKEND")) {
         Backend* named = make_backend(parse_backend(*name)).release();
@@ -135,6 +142,9 @@ std::vector<BackendKind> compiled_backends() {
 #endif
 #if KILN_HAS_HIP
     kinds.push_back(BackendKind::hip);
+#endif
+#if KILN_HAS_HOST
+    kinds.push_back(BackendKind::host);
 #endif
     return kinds;
 }

@@ -1,5 +1,7 @@
 #include "backend_traits.hpp"
 
+#include "backend.hpp"
+
 #include <kiln/error.hpp>
 
 #include <dlpack/dlpack.h>
@@ -49,12 +51,23 @@ int amd_warp_size(std::string_view target) {
     return amd_major_version(target).value_or(0) >= 10 ? 32 : 64;
 }
 
+// The host backend runs CUDA-dialect raw kernels with warps of 32 threads, as NVIDIA's do.
+int host_warp_size(std::string_view /*target*/) {
+    return 32;
+}
+
 // NVRTC's -G implies -lineinfo (naming both makes ptxas warn that it ignores one).
 constexpr std::array<std::string_view, 1> nvrtc_debug = {"-G"};
 constexpr std::array<std::string_view, 1> hiprtc_debug = {"-g"};
+// Unoptimised, so that a debugger steps through a kernel line by line.
+constexpr std::array<std::string_view, 2> host_debug = {"-g", "-O0"};
 
-constexpr BackendTraits cuda_traits{"cuda", kDLCUDA, nvrtc_debug, nvidia_warp_size, "sm_80"};
-constexpr BackendTraits hip_traits{"hip", kDLROCM, hiprtc_debug, amd_warp_size, "gfx90a"};
+constexpr BackendTraits cuda_traits{"cuda",      Dialect::gpu,     kDLCUDA,
+                                    nvrtc_debug, nvidia_warp_size, "sm_80"};
+constexpr BackendTraits hip_traits{"hip",        Dialect::gpu,  kDLROCM,
+                                   hiprtc_debug, amd_warp_size, "gfx90a"};
+constexpr BackendTraits host_traits{"host",     Dialect::host,  kDLCPU,
+                                    host_debug, host_warp_size, "native"};
 
 }  // namespace
 
@@ -65,9 +78,19 @@ const BackendTraits& traits(BackendKind kind) {
             return cuda_traits;
         case BackendKind::hip:
             return hip_traits;
+        case BackendKind::host:
+            return host_traits;
     }
     throw Error("kiln: BackendKind value " + std::to_string(static_cast<int>(kind)) +
                 " has no traits");
+}
+
+Dialect active_dialect() {
+    try {
+        return traits(backend().kind()).dialect;
+    } catch (const NoDevice&) {
+        return Dialect::gpu;
+    }
 }
 
 }  // namespace kiln::detail

@@ -10,9 +10,14 @@
 
 namespace kiln::detail {
 
+// The C++ a backend's generated kernels are written in: GPU kernels (CUDA and HIP, one source for
+// both) or host loops for the CPU.
+enum class Dialect : unsigned char { gpu, host };
+
 struct BackendTraits {
     std::string_view name;  // as KILN_BACKEND spells it: "cuda"
-    // DLPack's DLDeviceType for the backend's device memory (kDLCUDA, kDLROCM).
+    Dialect dialect;
+    // DLPack's DLDeviceType for the backend's device memory (kDLCUDA, kDLROCM, kDLCPU).
     int dlpack_device_type;
     // Options that add line tables and device debug information (KILN_COMPILE_DEBUG).
     std::span<const std::string_view> debug_options;
@@ -24,5 +29,9 @@ struct BackendTraits {
 };
 
 [[nodiscard]] const BackendTraits& traits(BackendKind kind);
+
+// The dialect of the active backend's generated kernels; gpu when no backend is compiled in, so
+// that sources can still be generated and inspected.
+[[nodiscard]] Dialect active_dialect();
 
 }  // namespace kiln::detail

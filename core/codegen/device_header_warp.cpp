@@ -70,4 +70,9 @@ std::string warp_h(int warp_size) {
     return std::string(head) + std::to_string(warp_size) + std::string(body);
 }
 
+// Generated host kernels use no warp functions: only the size, for code that sizes by it.
+std::string host_warp_h(int warp_size) {
+    return std::string(head) + std::to_string(warp_size) + "\n\n#endif\n";
+}
+
 }  // namespace kiln::detail::header_text

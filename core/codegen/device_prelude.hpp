@@ -1,8 +1,9 @@
-// kiln's device headers: small headers handed to NVRTC and HIPRTC by name with every program, so
-// generated kernels and user code alike can `#include <kiln/complex.h>` without vendor headers,
-// which a machine may lack (backends/toolkit_headers.hpp finds them where present). They define
-// CuPy's dtype spellings (`complex<float>`, `float16`), numeric limits, the warp size and shuffle
-// and atomic shims that read the same on both vendors.
+// kiln's device headers: small headers handed to NVRTC, HIPRTC and the host compiler by name with
+// every program, so generated kernels and user code alike can `#include <kiln/complex.h>` without
+// vendor headers, which a machine may lack (backends/toolkit_headers.hpp finds them where
+// present). They define CuPy's dtype spellings (`complex<float>`, `float16`), numeric limits, the
+// warp size and shuffle and atomic shims that read the same on both vendors. The host backend
+// gets kiln/host.h besides, its dialect's prelude.
 #pragma once
 
 #include "../backend.hpp"

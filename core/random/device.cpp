@@ -3,6 +3,7 @@
 #include "../array/array_memory.hpp"
 #include "../backend.hpp"
 #include "../compile/module_cache.hpp"
+#include "../kernels/builtin/builtin_kernels.hpp"
 #include "../kernels/variant_cache.hpp"
 #include "../layout.hpp"
 #include "arguments.hpp"
@@ -30,7 +31,8 @@ detail::NativeFunction random_function(RandomDistribution distribution, DType dt
     variant += ' ';
     variant += std::to_string(static_cast<int>(distribution));
     return functions.get(detail::backend().current_device(), variant, [&] {
-        const std::string source = detail::random_source(distribution, dtype);
+        const std::string source =
+            detail::random_source(distribution, dtype, detail::active_dialect());
         return detail::module_function({source, detail::random_kernel_name, {}, {}},
                                        detail::random_kernel_name);
     });
@@ -50,16 +52,11 @@ ndarray generate(RandomDistribution distribution, const Shape& shape, DType dtyp
     if (count == 0) {
         return out;
     }
-    constexpr long long block = 256;
-    const long long resident = std::max(
-        1LL, static_cast<long long>(Device::current().properties().multiprocessor_count) * 8);
-    const auto grid = static_cast<unsigned>(std::min((count + block - 1) / block, resident));
     void* data = out.data();
     unsigned long long seed_argument = seed;
     std::array<void*, 5> args{&data, &count, &seed_argument, &a, &b};
     detail::backend().launch(random_function(distribution, dtype),
-                             {{grid, 1, 1}, {static_cast<unsigned>(block), 1, 1}, 0, on.native()},
-                             args.data());
+                             detail::for_each_index_launch(count, on), args.data());
     return out;
 }
 

@@ -1,6 +1,7 @@
 #include "kernels.hpp"
 
 #include "../codegen/device_prelude.hpp"
+#include "../codegen/kernel_entry.hpp"
 #include "arguments.hpp"
 
 #include <string>
@@ -76,17 +77,16 @@ constexpr std::string_view integers_body =
 
 }  // namespace
 
-std::string random_source(RandomDistribution distribution, DType dtype) {
+std::string random_source(RandomDistribution distribution, DType dtype, Dialect dialect) {
     const bool integral = distribution == RandomDistribution::integers;
     std::string source =
-        std::string(device_prelude()) + std::string(generator_source) + "typedef " +
-        std::string(c_type(dtype)) + " T;\n" + "extern \"C\" __global__ void " +
-        random_kernel_name + "(T* out, long long n, unsigned long long seed, " +
-        (integral ? "long long low, unsigned long long range" : "double a, double b") +
-        ") {\n"
-        "    const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;\n"
-        "    for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + "
-        "threadIdx.x; i < n; i += stride) {\n"
+        std::string(device_prelude()) + std::string(for_each_index_macro(dialect)) +
+        std::string(generator_source) + "typedef " + std::string(c_type(dtype)) + " T;\n" +
+        kernel_opening(
+            dialect, random_kernel_name,
+            std::string("T* out, long long n, unsigned long long seed, ") +
+                (integral ? "long long low, unsigned long long range" : "double a, double b")) +
+        "    KILN_FOR_EACH_INDEX(n) {\n"
         "        const kiln_random_words w = kiln_philox(seed, "
         "static_cast<unsigned long long>(i));\n";
     switch (distribution) {
@@ -100,7 +100,7 @@ std::string random_source(RandomDistribution distribution, DType dtype) {
             source += integers_body;
             break;
     }
-    return source + "    }\n}\n";
+    return source + "    }\n}\n" + kernel_closing(dialect, random_kernel_name);
 }
 
 }  // namespace kiln::detail

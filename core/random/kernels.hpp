@@ -2,6 +2,8 @@
 // element i of its output from (seed, i) alone, exactly as include/kiln/random.hpp defines.
 #pragma once
 
+#include "../backend_traits.hpp"
+
 #include <kiln/dtype.hpp>
 
 #include <cstdint>
@@ -19,7 +21,8 @@ enum class RandomDistribution : std::uint8_t { uniform, normal, integers };
 inline constexpr const char* random_kernel_name = "kiln_random";
 
 // The kernel's source for `dtype` (a floating dtype for uniform and normal, an integer dtype for
-// integers; the caller has checked it).
-[[nodiscard]] std::string random_source(RandomDistribution distribution, DType dtype);
+// integers; the caller has checked it). It loops with KILN_FOR_EACH_INDEX.
+[[nodiscard]] std::string random_source(RandomDistribution distribution, DType dtype,
+                                        Dialect dialect = Dialect::gpu);
 
 }  // namespace kiln::detail

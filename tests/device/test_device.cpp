@@ -14,12 +14,17 @@ namespace {
 
 using kiln::detail::backend;
 
+const char* axpy() {
+    return kiln::test::is_host() ? kiln::test::host_axpy_source : kiln::test::axpy_source;
+}
+
 TEST(Device, PropertiesDescribeARealDevice) {
     KILN_REQUIRE_DEVICE();
     const kiln::Device device(0);
     const auto& p = device.properties();
     EXPECT_FALSE(p.name.empty());
-    EXPECT_TRUE(p.arch.starts_with(kiln::test::is_cuda() ? "sm_" : "gfx")) << p.arch;
+    const char* arch = kiln::test::is_host() ? "native" : (kiln::test::is_cuda() ? "sm_" : "gfx");
+    EXPECT_TRUE(p.arch.starts_with(arch)) << p.arch;
     EXPECT_GT(p.multiprocessor_count, 0);
     EXPECT_TRUE(p.warp_size == 32 || p.warp_size == 64) << p.warp_size;
     EXPECT_GE(p.max_threads_per_block, 256);
@@ -54,7 +59,7 @@ TEST(Device, CompiledKernelRunsAndMatchesTheHost) {
     gpu.copy(dx, x.data(), bytes);
     gpu.copy(dy, y.data(), bytes);
 
-    const auto binary = kiln::detail::compile_uncached({kiln::test::axpy_source, "axpy", {}, {}});
+    const auto binary = kiln::detail::compile_uncached({axpy(), "axpy", {}, {}});
     EXPECT_EQ(binary.target, device.properties().arch);
     auto module = gpu.load_module(binary.image);
     auto function = gpu.get_function(module, "axpy");
@@ -83,14 +88,16 @@ TEST(Device, MissingFunctionIsABackendErrorNamingTheCall) {
     KILN_REQUIRE_DEVICE();
     auto& gpu = backend();
     gpu.set_device(0);
-    const auto binary = kiln::detail::compile_uncached({kiln::test::axpy_source, "axpy", {}, {}});
+    const auto binary = kiln::detail::compile_uncached({axpy(), "axpy", {}, {}});
     auto module = gpu.load_module(binary.image);
     try {
         (void)gpu.get_function(module, "no_such_kernel");
         ADD_FAILURE() << "expected kiln::BackendError";
     } catch (const kiln::BackendError& e) {
         EXPECT_EQ(e.call(),
-                  kiln::test::is_cuda() ? "cudaLibraryGetKernel" : "hipModuleGetFunction");
+                  kiln::test::is_host()
+                      ? "dlsym"
+                      : (kiln::test::is_cuda() ? "cudaLibraryGetKernel" : "hipModuleGetFunction"));
     }
     gpu.unload_module(module);
 }

@@ -373,6 +373,7 @@ TEST(ElementwiseKernel, SourceIsTheCallsVariantAndAllocatesNoOutput) {
     const kiln::detail::ElementwiseDefinition add_definition("T x, T y", "T z", "z = x + y",
                                                              "add_variant");
     const ElementwiseKernel add("T x, T y", "T z", "z = x + y", "add_variant");
+    const auto dialect = kiln::detail::active_dialect();
     const ndarray a = kiln::arange(12).reshape({3, 4});
     const ndarray row = kiln::arange(4);
     const ndarray t = kiln::arange(6).reshape({2, 3}).transpose();  // a view: C order 0 3 1 4 2 5
@@ -385,14 +386,16 @@ TEST(ElementwiseKernel, SourceIsTheCallsVariantAndAllocatesNoOutput) {
             {{{Kind::array, kiln::int64}, {Kind::scalar, kiln::int64}, {Kind::array, kiln::int64}},
              1,
              true,
-             true}));
+             true,
+             dialect}));
     // Transposed inputs and a fresh C-order output share no mergeable axis; nor does a row
     // broadcast over the rows.
     const kiln::detail::ElementwiseVariant strided{
         {{Kind::array, kiln::int64}, {Kind::array, kiln::int64}, {Kind::array, kiln::int64}},
         2,
         false,
-        true};
+        true,
+        dialect};
     EXPECT_EQ(add.source(Arguments{a.transpose(), a.transpose()}),
               elementwise_source(add_definition, strided));
     // The missing output is described, not allocated: an allocator that counts sees nothing.
@@ -406,11 +409,13 @@ TEST(ElementwiseKernel, SourceIsTheCallsVariantAndAllocatesNoOutput) {
     const ElementwiseKernel reverse("raw T x", "T y", "y = x[_ind.size() - i - 1]", "reverse");
     const kiln::detail::ElementwiseDefinition reverse_definition(
         "raw T x", "T y", "y = x[_ind.size() - i - 1]", "reverse");
-    EXPECT_EQ(
-        reverse.source(Arguments{t, reversed}),
-        elementwise_source(
-            reverse_definition,
-            {{{Kind::raw, kiln::int64, false, 2}, {Kind::array, kiln::int64}}, 1, true, true}));
+    EXPECT_EQ(reverse.source(Arguments{t, reversed}),
+              elementwise_source(reverse_definition,
+                                 {{{Kind::raw, kiln::int64, false, 2}, {Kind::array, kiln::int64}},
+                                  1,
+                                  true,
+                                  true,
+                                  dialect}));
 }
 
 TEST(ElementwiseKernel, NoReturnLaunchesAndReturnsNothing) {

@@ -360,7 +360,9 @@ TEST(Array, DlpackRoundTripSharesMemory) {
     KILN_REQUIRE_DEVICE();
     const ndarray a = kiln::arange(12).reshape({3, 4}).transpose();
     DLManagedTensor* tensor = kiln::to_dlpack(a);
-    EXPECT_EQ(tensor->dl_tensor.device.device_type, kiln::test::is_cuda() ? kDLCUDA : kDLROCM);
+    const DLDeviceType own =
+        kiln::test::is_host() ? kDLCPU : (kiln::test::is_cuda() ? kDLCUDA : kDLROCM);
+    EXPECT_EQ(tensor->dl_tensor.device.device_type, own);
     EXPECT_EQ(tensor->dl_tensor.strides[0], 1);
     EXPECT_EQ(tensor->dl_tensor.strides[1], 4);
     const ndarray b = kiln::from_dlpack(tensor);
@@ -369,13 +371,14 @@ TEST(Array, DlpackRoundTripSharesMemory) {
     EXPECT_EQ(b.strides(), a.strides());
     EXPECT_EQ(b.get<std::int64_t>(), a.get<std::int64_t>());
 
-    DLManagedTensor host{};
+    // A tensor of another device type: host memory for a GPU backend, GPU memory for host.
+    DLManagedTensor foreign{};
     std::int64_t shape[] = {1};
-    host.dl_tensor.device = {kDLCPU, 0};
-    host.dl_tensor.ndim = 1;
-    host.dl_tensor.shape = shape;
-    host.dl_tensor.dtype = {kDLFloat, 32, 1};
-    EXPECT_THROW((void)kiln::from_dlpack(&host), kiln::Error);
+    foreign.dl_tensor.device = {own == kDLCPU ? kDLCUDA : kDLCPU, 0};
+    foreign.dl_tensor.ndim = 1;
+    foreign.dl_tensor.shape = shape;
+    foreign.dl_tensor.dtype = {kDLFloat, 32, 1};
+    EXPECT_THROW((void)kiln::from_dlpack(&foreign), kiln::Error);
 }
 
 }  // namespace

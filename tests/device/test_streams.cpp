@@ -294,6 +294,7 @@ TEST(Device, StreamsPoolsAndArraysArePerDevice) {
 // fault poisons the context, so it runs in a fresh process (death-test re-execution).
 TEST(DeviceDeathTest, AsynchronousFaultSurfacesAtSynchronize) {
     KILN_REQUIRE_DEVICE();
+    KILN_SKIP_ON_HOST(kiln::test::wild_write);
     KILN_SKIP_UNDER_SANITIZER(kiln::test::death_test);
     GTEST_FLAG_SET(death_test_style, "threadsafe");
     EXPECT_EXIT(

@@ -19,6 +19,7 @@ using kiln::ndarray;
 
 TEST(ToolkitHeaders, GridSyncThroughCooperativeGroupsSumsTheWholeGrid) {
     KILN_REQUIRE_DEVICE();
+    KILN_SKIP_ON_HOST(kiln::test::vendor_headers);
     if (kiln::test::is_hip()) {
         GTEST_SKIP() << "HIP 5's HIPRTC cannot compile hip/hip_cooperative_groups.h, and its "
                         "runtime cannot launch run-time compiled kernels cooperatively";
@@ -56,6 +57,7 @@ TEST(ToolkitHeaders, GridSyncThroughCooperativeGroupsSumsTheWholeGrid) {
 
 TEST(ToolkitHeaders, CubBlockReductionGivesEachBlocksSum) {
     KILN_REQUIRE_DEVICE();
+    KILN_SKIP_ON_HOST(kiln::test::vendor_headers);
     if (kiln::test::is_hip()) {
         GTEST_SKIP() << "CUB is CUDA's; its HIP counterpart, hipCUB, is not tested";
     }
@@ -86,6 +88,7 @@ TEST(ToolkitHeaders, CubBlockReductionGivesEachBlocksSum) {
 // GPU must match the host's double arithmetic exactly.
 TEST(ToolkitHeaders, HalfArithmeticIsExactOnRepresentableValues) {
     KILN_REQUIRE_DEVICE();
+    KILN_SKIP_ON_HOST(kiln::test::vendor_headers);
     const kiln::RawKernel half_math(kiln::test::half_math_source, "half_math");
     const int n = 64;
     std::vector<float> a(n);
@@ -112,6 +115,7 @@ TEST(ToolkitHeaders, HalfArithmeticIsExactOnRepresentableValues) {
 
 TEST(ToolkitHeaders, ComplexHeaderArithmetic) {
     KILN_REQUIRE_DEVICE();
+    KILN_SKIP_ON_HOST(kiln::test::vendor_headers);
     const kiln::RawKernel complex_math(kiln::test::complex_math_source, "complex_math");
     ndarray out = kiln::zeros({5}, kiln::float32);
     complex_math(Dim3{1}, Dim3{1}, {out});

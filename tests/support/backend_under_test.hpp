@@ -14,7 +14,7 @@
 
 namespace kiln::test {
 
-// "cuda" or "hip": the backend this binary selects before any test runs.
+// "cuda", "hip" or "host": the backend this binary selects before any test runs.
 extern const std::string_view backend_name;
 
 inline bool is_cuda() {
@@ -23,6 +23,10 @@ inline bool is_cuda() {
 
 inline bool is_hip() {
     return backend_name == "hip";
+}
+
+inline bool is_host() {
+    return backend_name == "host";
 }
 
 // The targets CI compiles every kernel for, without a device.
@@ -79,6 +83,12 @@ inline std::uint16_t elf_machine() {
     if (::kiln::device_count() == 0) \
     GTEST_SKIP() << "no " << ::kiln::test::backend_name << " device: " << ::kiln::no_device_reason()
 
+// Skips a test that cannot apply to the host backend, and only there; `why` completes "skipped on
+// the host backend: ".
+#define KILN_SKIP_ON_HOST(why)   \
+    if (::kiln::test::is_host()) \
+    GTEST_SKIP() << "skipped on the host backend: " << (why)
+
 // Skips a test that cannot hold while ci/gpu-run.sh --sanitize runs it under a compute-sanitizer
 // tool, and only then; `why` completes "skipped under compute-sanitizer: ".
 #define KILN_SKIP_UNDER_SANITIZER(why)                                                         \
@@ -94,5 +104,21 @@ inline constexpr const char* bounds_device_time =
     "the test bounds how long the device takes, and the tool serializes and slows the stream";
 inline constexpr const char* death_test =
     "a death test re-executes the test binary, and that child hangs under the tool";
+
+// The reasons tests give for KILN_SKIP_ON_HOST.
+inline constexpr const char* cuda_dialect =
+    "the test runs a kernel in the CUDA dialect (threads, blocks, shared memory), which the host "
+    "backend does not build yet";
+inline constexpr const char* scan_kernels =
+    "cumsum and cumprod run kernels in the CUDA dialect (shared memory, barriers), which the host "
+    "backend does not build yet";
+inline constexpr const char* matmul_kernel =
+    "matmul runs a tiled kernel in the CUDA dialect (shared memory, barriers), which the host "
+    "backend does not build yet";
+inline constexpr const char* vendor_headers =
+    "the GPU toolkit's headers (cooperative groups, CUB, cuda_fp16.h) have no host counterpart";
+inline constexpr const char* wild_write =
+    "a wild write in a host kernel is a segmentation fault of the process, not an asynchronous "
+    "error; a host kernel's exception surfaces at synchronize instead (HostBackend tests)";
 
 }  // namespace kiln::test

@@ -4,6 +4,7 @@
 
 #include "core/backend.hpp"
 #include "core/compile/compile_cache.hpp"
+#include "tests/support/backend_under_test.hpp"
 #include "tests/support/kernels.hpp"
 
 #include <kiln/stream_view.hpp>
@@ -14,8 +15,8 @@ class TestKernels {
 public:
     TestKernels() {
         auto& gpu = detail::backend();
-        module_ =
-            gpu.load_module(detail::compile_uncached({helper_source, "helpers", {}, {}}).image);
+        const char* source = is_host() ? host_helper_source : helper_source;
+        module_ = gpu.load_module(detail::compile_uncached({source, "helpers", {}, {}}).image);
     }
     ~TestKernels() { detail::backend().unload_module(module_); }
     TestKernels(const TestKernels&) = delete;
@@ -32,6 +33,8 @@ public:
     }
     void increment(StreamView stream, int* target) { launch("increment", stream, &target); }
     void write_through(StreamView stream, int* target) { launch("write_through", stream, &target); }
+    // Host backend only: a kernel that throws.
+    void fail(StreamView stream, int* target) { launch("fail", stream, &target); }
 
 private:
     template <class... Args>

@@ -2,7 +2,9 @@
 
 #include "../../backend.hpp"
 #include "../../codegen/device_prelude.hpp"
+#include "../../codegen/kernel_entry.hpp"
 #include "../../compile/module_cache.hpp"
+#include "../elementwise/elementwise_launch.hpp"
 #include "../variant_cache.hpp"
 
 #include <kiln/device.hpp>
@@ -32,9 +34,6 @@ struct kiln_dims {
     long long src[32];
     int ndim;
 };
-#define KILN_FOR_EACH_INDEX(n)                                                         \
-    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < (n);       \
-         i += (long long)gridDim.x * blockDim.x)
 // Byte offsets of linear index i in the destination and the source.
 __device__ void kiln_offsets(const kiln_dims& d, long long i, long long& dst, long long& src) {
     dst = 0;
@@ -71,17 +70,17 @@ Dims make_dims(std::span<const std::int64_t> shape, std::span<const std::int64_t
     return dims;
 }
 
+// What every built-in kernel's source starts with.
+std::string common_source(Dialect dialect) {
+    return std::string(device_prelude()) + std::string(for_each_index_macro(dialect)) +
+           std::string(dims_source);
+}
+
 void launch(NativeFunction function, std::int64_t count, StreamView stream, void** args) {
     if (count == 0) {
         return;
     }
-    constexpr std::int64_t block = 256;
-    const std::int64_t wanted = (count + block - 1) / block;
-    const std::int64_t resident =
-        std::int64_t{Device::current().properties().multiprocessor_count} * 8;
-    const auto grid = static_cast<unsigned>(std::min(wanted, std::max<std::int64_t>(resident, 1)));
-    backend().launch(
-        function, {{grid, 1, 1}, {static_cast<unsigned>(block), 1, 1}, 0, stream.native()}, args);
+    backend().launch(function, for_each_index_launch(count, stream), args);
 }
 
 std::string type_of(DType dtype) {
@@ -109,6 +108,19 @@ std::string conversion(DType from, DType to) {
 
 }  // namespace
 
+LaunchConfig for_each_index_launch(std::int64_t count, StreamView stream) {
+    const std::int64_t multiprocessors = Device::current().properties().multiprocessor_count;
+    if (active_dialect() == Dialect::host) {
+        const ElementwiseLaunch plan = host_elementwise_launch(count, multiprocessors);
+        return {{plan.grid, 1, 1}, {plan.block, 1, 1}, 0, stream.native()};
+    }
+    constexpr std::int64_t block = 256;
+    const std::int64_t wanted = (count + block - 1) / block;
+    const std::int64_t resident = std::max<std::int64_t>(multiprocessors * 8, 1);
+    const auto grid = static_cast<unsigned>(std::min(wanted, resident));
+    return {{grid, 1, 1}, {static_cast<unsigned>(block), 1, 1}, 0, stream.native()};
+}
+
 NativeFunction builtin_function(const char* name, const std::string& variant,
                                 const std::function<std::string()>& make_source) {
     static auto& functions = *new VariantCache<NativeFunction>();
@@ -118,10 +130,10 @@ NativeFunction builtin_function(const char* name, const std::string& variant,
     });
 }
 
-std::string copy_source(DType from, DType to) {
-    return std::string(device_prelude()) + std::string(dims_source) +
-           "extern \"C\" __global__ void kiln_copy(char* dst, const char* src, long long n, "
-           "kiln_dims d) {\n"
+std::string copy_source(DType from, DType to, Dialect dialect) {
+    return common_source(dialect) +
+           kernel_opening(dialect, "kiln_copy",
+                          "char* dst, const char* src, long long n, kiln_dims d") +
            "    KILN_FOR_EACH_INDEX(n) {\n"
            "        long long to, from;\n"
            "        kiln_offsets(d, i, to, from);\n"
@@ -129,33 +141,36 @@ std::string copy_source(DType from, DType to) {
            type_of(from) + " s = *reinterpret_cast<const " + type_of(from) +
            "*>(src + from);\n"
            "        *reinterpret_cast<" +
-           type_of(to) + "*>(dst + to) = " + conversion(from, to) + ";\n    }\n}\n";
+           type_of(to) + "*>(dst + to) = " + conversion(from, to) + ";\n    }\n}\n" +
+           kernel_closing(dialect, "kiln_copy");
 }
 
-std::string fill_source(std::size_t item_bytes) {
+std::string fill_source(std::size_t item_bytes, Dialect dialect) {
     const std::string size = std::to_string(item_bytes);
-    return std::string(device_prelude()) + std::string(dims_source) + "struct alignas(" + size +
-           ") kiln_word { unsigned char b[" + size +
-           "]; };\n"
-           "extern \"C\" __global__ void kiln_fill(char* dst, long long n, kiln_dims d, "
-           "kiln_word value) {\n"
+    return common_source(dialect) + "struct alignas(" + size + ") kiln_word { unsigned char b[" +
+           size + "]; };\n" +
+           kernel_opening(dialect, "kiln_fill",
+                          "char* dst, long long n, kiln_dims d, kiln_word value") +
            "    KILN_FOR_EACH_INDEX(n) {\n"
            "        long long to, unused;\n"
            "        kiln_offsets(d, i, to, unused);\n"
            "        *reinterpret_cast<kiln_word*>(dst + to) = value;\n"
-           "    }\n}\n";
+           "    }\n}\n" +
+           kernel_closing(dialect, "kiln_fill");
 }
 
-std::string range_source(DType dtype) {
+std::string range_source(DType dtype, Dialect dialect) {
     const std::string type = type_of(dtype);
     const bool integral = kind(dtype) == 'i' || kind(dtype) == 'u';
-    return std::string(device_prelude()) + std::string(dims_source) +
-           "extern \"C\" __global__ void kiln_range(" + type +
-           "* out, long long n, double start, double step, double last, int set_last) {\n"
+    return common_source(dialect) +
+           kernel_opening(
+               dialect, "kiln_range",
+               type + "* out, long long n, double start, double step, double last, int set_last") +
            "    KILN_FOR_EACH_INDEX(n) {\n"
            "        const double v = (set_last && i == n - 1) ? last : start + i * step;\n"
            "        out[i] = static_cast<" +
-           type + ">(" + (integral ? "floor(v)" : "v") + ");\n    }\n}\n";
+           type + ">(" + (integral ? "floor(v)" : "v") + ");\n    }\n}\n" +
+           kernel_closing(dialect, "kiln_range");
 }
 
 void copy_elements(std::span<const std::int64_t> shape, const StridedElements& dst,
@@ -167,7 +182,7 @@ void copy_elements(std::span<const std::int64_t> shape, const StridedElements& d
     std::array<void*, 4> args{&dst_ptr, &src_ptr, &count, &dims};
     NativeFunction function = builtin_function(
         "kiln_copy", std::string(name(src.dtype)) + ' ' + std::string(name(dst.dtype)),
-        [&] { return copy_source(src.dtype, dst.dtype); });
+        [&] { return copy_source(src.dtype, dst.dtype, active_dialect()); });
     launch(function, count, stream, args.data());
 }
 
@@ -178,8 +193,9 @@ void fill_elements(std::span<const std::int64_t> shape, const StridedElements& d
     long long count = element_count(shape);
     void* dst_ptr = dst.data;
     std::array<void*, 4> args{&dst_ptr, &count, &dims, bytes.data()};
-    NativeFunction function = builtin_function("kiln_fill", std::to_string(itemsize(dst.dtype)),
-                                               [&] { return fill_source(itemsize(dst.dtype)); });
+    NativeFunction function =
+        builtin_function("kiln_fill", std::to_string(itemsize(dst.dtype)),
+                         [&] { return fill_source(itemsize(dst.dtype), active_dialect()); });
     launch(function, count, stream, args.data());
 }
 
@@ -198,8 +214,9 @@ void generate(void* out, DType dtype, long long count, double start, double step
               bool set_last, StreamView stream) {
     int set = set_last ? 1 : 0;
     std::array<void*, 6> args{&out, &count, &start, &step, &last, &set};
-    NativeFunction function = builtin_function("kiln_range", std::string(name(dtype)),
-                                               [&] { return range_source(dtype); });
+    NativeFunction function = builtin_function("kiln_range", std::string(name(dtype)), [&] {
+        return range_source(dtype, active_dialect());
+    });
     launch(function, count, stream, args.data());
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "../../backend.hpp"
+#include "../../backend_traits.hpp"
 
 #include <kiln/dtype.hpp>
 #include <kiln/scalar.hpp>
@@ -31,10 +32,14 @@ inline constexpr std::size_t max_builtin_ndim = 32;
 [[nodiscard]] NativeFunction builtin_function(const char* name, const std::string& variant,
                                               const std::function<std::string()>& make_source);
 
+// The launch of a kernel that loops with KILN_FOR_EACH_INDEX over `count` (> 0) indices on
+// `stream`, sized for the current device.
+[[nodiscard]] LaunchConfig for_each_index_launch(std::int64_t count, StreamView stream);
+
 // The generated sources, one per variant (exposed so that tests compile every one).
-[[nodiscard]] std::string copy_source(DType from, DType to);
-[[nodiscard]] std::string fill_source(std::size_t item_bytes);
-[[nodiscard]] std::string range_source(DType dtype);
+[[nodiscard]] std::string copy_source(DType from, DType to, Dialect dialect = Dialect::gpu);
+[[nodiscard]] std::string fill_source(std::size_t item_bytes, Dialect dialect = Dialect::gpu);
+[[nodiscard]] std::string range_source(DType dtype, Dialect dialect = Dialect::gpu);
 
 // dst[index] = src[index] converted to dst's dtype, for every index of `shape`.
 void copy_elements(std::span<const std::int64_t> shape, const StridedElements& dst,

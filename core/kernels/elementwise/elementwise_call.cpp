@@ -164,6 +164,7 @@ std::string elementwise_prefix(const ElementwiseDefinition& k) {
 ElementwiseCall prepare_elementwise(const ElementwiseDefinition& k, std::span<const Argument> args,
                                     const CallOptions& options) {
     ElementwiseCall call;
+    call.variant.dialect = active_dialect();
     const std::vector<Shape> shapes = bind_operands(k, args, call);
     call.shape = iteration_shape(k, shapes, options);
     check_arrays(k, call);

@@ -51,7 +51,9 @@ struct Elementwise {
     static void launch(const Definition& k, Call& call, Compiled function,
                        KernelLauncher& launcher) {
         const ElementwiseLaunch plan =
-            elementwise_launch(k, call.variant, call.values, launcher.multiprocessors());
+            call.variant.dialect == Dialect::host
+                ? host_elementwise_launch(call.values.size, launcher.multiprocessors())
+                : elementwise_launch(k, call.variant, call.values, launcher.multiprocessors());
         call.values.row_length = plan.row_length;
         call.values.tile_columns = plan.tile_columns;
         launcher.launch(function, {plan.grid, 1, 1}, {plan.block, 1, 1}, plan.shared_bytes,

@@ -66,4 +66,18 @@ ElementwiseLaunch elementwise_launch(const ElementwiseDefinition& definition,
     return launch;
 }
 
+ElementwiseLaunch host_elementwise_launch(std::int64_t size, std::int64_t threads) {
+    // Eight blocks a thread, so that threads that finish early take more; none so small that
+    // calling the block's loop costs more than running it.
+    constexpr std::int64_t blocks_per_thread = 8;
+    constexpr std::int64_t least = 4096;
+    constexpr std::int64_t most = 0x7fffffff;
+    const std::int64_t wanted = std::max<std::int64_t>(1, threads) * blocks_per_thread;
+    const std::int64_t per_block = std::clamp((size + wanted - 1) / wanted, least, most);
+    ElementwiseLaunch launch;
+    launch.block = static_cast<unsigned>(per_block);
+    launch.grid = static_cast<unsigned>((size + per_block - 1) / per_block);
+    return launch;
+}
+
 }  // namespace kiln::detail

@@ -24,4 +24,8 @@ struct ElementwiseLaunch {
                                                    const CallValues& values,
                                                    std::int64_t multiprocessors);
 
+// The launch of a host-dialect call of `size` (> 0) elements on `threads` CPU threads: blocks of
+// block consecutive elements (elementwise_host_loops), a few per thread.
+[[nodiscard]] ElementwiseLaunch host_elementwise_launch(std::int64_t size, std::int64_t threads);
+
 }  // namespace kiln::detail

@@ -4,19 +4,6 @@ namespace kiln::detail {
 
 namespace {
 
-// Prefixes every line of `text` with `spaces` spaces.
-std::string indented(const std::string& text, int spaces) {
-    const std::string pad(static_cast<std::size_t>(spaces), ' ');
-    std::string out;
-    std::size_t start = 0;
-    while (start < text.size()) {
-        const std::size_t end = text.find('\n', start);
-        out += pad + text.substr(start, end - start + 1);
-        start = end == std::string::npos ? text.size() : end + 1;
-    }
-    return out;
-}
-
 std::string qualified(const LoopOperand& op) {
     return (op.loaded ? "const " : "") + op.type;
 }
@@ -24,20 +11,6 @@ std::string qualified(const LoopOperand& op) {
 // The element of `op` at byte offset `offset` from its pointer.
 std::string element(const LoopOperand& op, const std::string& offset) {
     return "*reinterpret_cast<" + qualified(op) + "*>(_p_" + op.name + " + " + offset + ")";
-}
-
-std::string contiguous_offset(const LoopOperand& op, const LoopShape& shape) {
-    return "i * (" + shape.index + ")sizeof(" + op.type + ")";
-}
-
-// Binds every operand to memory at the offsets `offset_of` gives.
-template <class OffsetOf>
-std::string memory_bindings(const std::vector<LoopOperand>& operands, OffsetOf offset_of) {
-    std::string code;
-    for (const auto& op : operands) {
-        code += qualified(op) + "& " + op.name + " = " + element(op, offset_of(op)) + ";\n";
-    }
-    return code;
 }
 
 // Load-ahead bindings: loaded operands to their register copy _v_<name>[_k], the others to memory.
@@ -128,10 +101,6 @@ std::string plain_strided(const std::vector<LoopOperand>& operands, const LoopSh
     return code + "    " + shape.operation + ";\n}\n";
 }
 
-std::string row_offset(const LoopOperand& op, const LoopShape& shape) {
-    return "_q_" + op.name + " + _c * (" + shape.index + ")_s_" + op.name + ".v[_last]";
-}
-
 // One row, a thread per element, stepping by blockDim.x.
 std::string plain_row(const std::vector<LoopOperand>& operands, const LoopShape& shape) {
     const std::string& ix = shape.index;
@@ -167,17 +136,7 @@ std::string rows(const std::vector<LoopOperand>& operands, const LoopShape& shap
     std::string code = "const int _last = " + std::to_string(shape.ndim) + " - 1;\n";
     code += "const " + ix + " _rows = (" + ix + ")(_n / _row_length);\n";
     code += "for (" + ix + " _row = blockIdx.x; _row < _rows; _row += gridDim.x) {\n";
-    code += "    " + ix + " _r = _row";
-    for (const auto& op : operands) {
-        code += ", _q_" + op.name + " = 0";
-    }
-    code += ";\n    for (int _d = _last - 1; _d >= 0; --_d) {\n";
-    code += "        const " + ix + " _k = _r % (" + ix + ")_shape.v[_d];\n";
-    code += "        _r /= (" + ix + ")_shape.v[_d];\n";
-    for (const auto& op : operands) {
-        code += "        _q_" + op.name + " += _k * _s_" + op.name + ".v[_d];\n";
-    }
-    code += "    }\n";
+    code += indented(row_start(operands, shape), 4);
     if (shape.elements_per_thread == 1) {
         return code + indented(plain_row(operands, shape), 4) + "}\n";
     }
@@ -272,6 +231,50 @@ std::string alias_check(const std::vector<LoopOperand>& operands, const LoopShap
 }
 
 }  // namespace
+
+std::string indented(const std::string& text, int spaces) {
+    const std::string pad(static_cast<std::size_t>(spaces), ' ');
+    std::string out;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        const std::size_t end = text.find('\n', start);
+        out += pad + text.substr(start, end - start + 1);
+        start = end == std::string::npos ? text.size() : end + 1;
+    }
+    return out;
+}
+
+std::string contiguous_offset(const LoopOperand& op, const LoopShape& shape) {
+    return "i * (" + shape.index + ")sizeof(" + op.type + ")";
+}
+
+std::string row_offset(const LoopOperand& op, const LoopShape& shape) {
+    return "_q_" + op.name + " + _c * (" + shape.index + ")_s_" + op.name + ".v[_last]";
+}
+
+std::string memory_bindings(const std::vector<LoopOperand>& operands,
+                            const std::function<std::string(const LoopOperand&)>& offset_of) {
+    std::string code;
+    for (const auto& op : operands) {
+        code += qualified(op) + "& " + op.name + " = " + element(op, offset_of(op)) + ";\n";
+    }
+    return code;
+}
+
+std::string row_start(const std::vector<LoopOperand>& operands, const LoopShape& shape) {
+    const std::string& ix = shape.index;
+    std::string code = ix + " _r = _row";
+    for (const auto& op : operands) {
+        code += ", _q_" + op.name + " = 0";
+    }
+    code += ";\nfor (int _d = _last - 1; _d >= 0; --_d) {\n";
+    code += "    const " + ix + " _k = _r % (" + ix + ")_shape.v[_d];\n";
+    code += "    _r /= (" + ix + ")_shape.v[_d];\n";
+    for (const auto& op : operands) {
+        code += "    _q_" + op.name + " += _k * _s_" + op.name + ".v[_d];\n";
+    }
+    return code + "}\n";
+}
 
 std::size_t tile_bytes(std::size_t itemsize) {
     constexpr std::size_t elements = std::size_t{32} * 33;

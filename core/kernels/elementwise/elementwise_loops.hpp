@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -40,5 +41,30 @@ struct LoopShape {
 // The kernel's body between its prologue and after_loop, indented for it.
 [[nodiscard]] std::string elementwise_loops(const std::vector<LoopOperand>& operands,
                                             const LoopShape& shape);
+
+// The host dialect's body: the blocks [_kiln_grid.first, _kiln_grid.end) of blockDim.x
+// consecutive elements each, as one loop per innermost row, which the compiler can vectorise.
+[[nodiscard]] std::string elementwise_host_loops(const std::vector<LoopOperand>& operands,
+                                                 const LoopShape& shape);
+
+// The pieces both dialects' loops are made of.
+
+// Prefixes every line of `text` with `spaces` spaces.
+[[nodiscard]] std::string indented(const std::string& text, int spaces);
+
+// Byte offsets of an operand's element: at flat index i of a contiguous loop; at column _c of the
+// row whose start _q_<name> row_start() computed.
+[[nodiscard]] std::string contiguous_offset(const LoopOperand& op, const LoopShape& shape);
+[[nodiscard]] std::string row_offset(const LoopOperand& op, const LoopShape& shape);
+
+// Binds every operand's name to its element at the offset `offset_of` gives.
+[[nodiscard]] std::string memory_bindings(
+    const std::vector<LoopOperand>& operands,
+    const std::function<std::string(const LoopOperand&)>& offset_of);
+
+// Each operand's byte offset _q_<name> of the start of row _row (all axes but the last, _last),
+// unravelled through _shape and the operand's strides.
+[[nodiscard]] std::string row_start(const std::vector<LoopOperand>& operands,
+                                    const LoopShape& shape);
 
 }  // namespace kiln::detail

@@ -1,6 +1,7 @@
 #include "elementwise_variant.hpp"
 
 #include "../../codegen/device_prelude.hpp"
+#include "../../codegen/kernel_entry.hpp"
 #include "elementwise_loops.hpp"
 
 #include <kiln/error.hpp>
@@ -29,7 +30,7 @@ ElementwiseDefinition::ElementwiseDefinition(const std::string& in_params,
 
 std::string variant_key(const ElementwiseVariant& variant) {
     std::string key = std::to_string(variant.ndim) + (variant.contiguous ? "c" : "s") +
-                      (variant.index32 ? "4" : "8");
+                      (variant.index32 ? "4" : "8") + (variant.dialect == Dialect::host ? "h" : "");
     for (const auto& op : variant.operands) {
         key += '|';
         key += std::to_string(static_cast<int>(op.kind));
@@ -220,8 +221,9 @@ std::string elementwise_kernel_source(const ElementwiseDefinition& definition,
         }
     }
     const auto operands = loop_operands(definition, variant);
-    shape.elements_per_thread = elements_per_thread(definition, variant);
-    shape.tiled = has_tiled_mode(variant, operands);
+    const bool host = variant.dialect == Dialect::host;
+    shape.elements_per_thread = host ? 1 : elements_per_thread(definition, variant);
+    shape.tiled = !host && has_tiled_mode(variant, operands);
     shape.operation = definition.operation;
     // Placeholders must be types before the parameter list uses them: typedef them at namespace
     // scope under the kernel's own names.
@@ -231,6 +233,14 @@ std::string elementwise_kernel_source(const ElementwiseDefinition& definition,
         source += " " + placeholder + ";\n";
     }
     source += definition.options.preamble + "\n";
+    const std::string prologue =
+        "    const kiln_index _ind{_n};\n    " + definition.options.loop_prep + "\n";
+    const std::string epilogue = "    " + definition.options.after_loop + "\n}\n";
+    if (host) {
+        return source + kernel_opening(variant.dialect, entry_name, params) + prologue +
+               elementwise_host_loops(operands, shape) + epilogue +
+               kernel_closing(variant.dialect, entry_name);
+    }
     // Strided variants carry three modes' index arithmetic: held to the registers that keep 8
     // blocks resident, they keep enough loads in flight (measured: row mode 86% -> 89% of copy
     // bandwidth, tiled 51% -> 58%). Contiguous ones gained nothing measurable, so heavy
@@ -238,12 +248,8 @@ std::string elementwise_kernel_source(const ElementwiseDefinition& definition,
     const std::string bounds =
         variant.contiguous ? ""
                            : "__launch_bounds__(" + std::to_string(elementwise_block) + ", 8) ";
-    source +=
-        "extern \"C\" __global__ void " + bounds + std::string(entry_name) + "(" + params + ") {\n";
-    source += "    const kiln_index _ind{_n};\n    " + definition.options.loop_prep + "\n";
-    source += elementwise_loops(operands, shape);
-    source += "    " + definition.options.after_loop + "\n}\n";
-    return source;
+    return source + kernel_opening(variant.dialect, entry_name, params, bounds) + prologue +
+           elementwise_loops(operands, shape) + epilogue;
 }
 
 std::string elementwise_source(const ElementwiseDefinition& definition,

@@ -4,6 +4,7 @@
 // and compile the source with no device.
 #pragma once
 
+#include "../../backend_traits.hpp"
 #include "../param_spec.hpp"
 
 #include <kiln/dtype.hpp>
@@ -52,6 +53,7 @@ struct ElementwiseVariant {
     // indexes arrays by i, with no shape or strides.
     bool contiguous = true;
     bool index32 = true;  // every index and byte offset fits in int32
+    Dialect dialect = Dialect::gpu;
 
     friend bool operator==(const ElementwiseVariant&, const ElementwiseVariant&) = default;
 };
@@ -85,8 +87,9 @@ void check_variant(const ElementwiseDefinition& definition, const ElementwiseVar
 [[nodiscard]] std::string elementwise_support_source();
 
 // The variant's placeholder typedefs, the preamble and the `extern "C"` kernel named
-// `entry_name`. Several variants fit in one translation unit when each is wrapped in its own
-// namespace and has its own entry name. Checks the variant first.
+// `entry_name` (on the host, the kernel's body and KILN_HOST_KERNEL's descriptor of that name).
+// Several variants fit in one translation unit when each is wrapped in its own namespace and has
+// its own entry name. Checks the variant first.
 [[nodiscard]] std::string elementwise_kernel_source(const ElementwiseDefinition& definition,
                                                     const ElementwiseVariant& variant,
                                                     std::string_view entry_name);

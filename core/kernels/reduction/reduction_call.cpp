@@ -224,6 +224,7 @@ ReductionCall prepare_reduction(const ReductionDefinition& k, std::span<const Ar
     // Without a device there are no arrays to check, and source() still works.
     const std::optional<int> device = current_device_if_any();
     ReductionCall call;
+    call.variant.dialect = active_dialect();
     const std::vector<Shape> shapes = bind_inputs(k, args, binding, device, call);
     const AxesSplit axes = split_axes(k, shapes, options, call);
     for (std::size_t o = 0; o < given.size(); ++o) {

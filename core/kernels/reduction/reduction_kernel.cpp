@@ -71,9 +71,12 @@ struct Reduction {
     }
     static void launch(const Definition& /*k*/, Call& call, const Compiled& compiled,
                        KernelLauncher& launcher) {
+        const ReductionShape shape{call.m, call.n, call.reduction_contiguous};
         const ReductionLaunchPlan plan =
-            plan_reduction_launch({call.m, call.n, call.reduction_contiguous},
-                                  {launcher.multiprocessors(), compiled.resident_blocks});
+            call.variant.dialect == Dialect::host
+                ? plan_host_reduction_launch(shape, launcher.multiprocessors())
+                : plan_reduction_launch(shape,
+                                        {launcher.multiprocessors(), compiled.resident_blocks});
         void* partials = nullptr;
         if (plan.split > 1) {
             const auto bytes =
@@ -81,7 +84,7 @@ struct Reduction {
             partials = launcher.scratch(call.m * plan.split * bytes);
         }
         const ReductionValues values = reduction_values(call, plan, partials);
-        constexpr Dim3 block{reduction_block, 1, 1};
+        const Dim3 block{static_cast<unsigned>(plan.block), 1, 1};
         launcher.launch(compiled.reduce,
                         {static_cast<unsigned>(plan.blocks), static_cast<unsigned>(plan.split), 1},
                         block, 0, reduce_arguments(call.variant, values));

@@ -3,6 +3,7 @@
 #include "reduction_source.hpp"
 
 #include <algorithm>
+#include <limits>
 
 namespace kiln::detail {
 
@@ -56,6 +57,7 @@ ReductionLaunchPlan plan_reduction_launch(const ReductionShape& shape,
     const std::int64_t one_wave =
         std::int64_t{std::max(1, device.multiprocessors)} * std::max(1, device.resident_blocks);
     ReductionLaunchPlan plan;
+    plan.block = static_cast<int>(block);
     choose_lanes(shape, one_wave, plan);
     // The loops are grid-strided: a few blocks per multiprocessor cover any number of outputs.
     const std::int64_t resident = std::int64_t{std::max(1, device.multiprocessors)} * 32;
@@ -80,6 +82,32 @@ ReductionLaunchPlan plan_reduction_launch(const ReductionShape& shape,
     plan.finish_lanes = static_cast<int>(std::min(block, next_power_of_two(plan.split)));
     const std::int64_t finish_groups = block / plan.finish_lanes;
     plan.finish_blocks = std::min((shape.outputs + finish_groups - 1) / finish_groups, resident);
+    return plan;
+}
+
+ReductionLaunchPlan plan_host_reduction_launch(const ReductionShape& shape, int threads) {
+    // Eight blocks a thread, so that threads that finish early take more, each of at least a
+    // few thousand elements, so that calling a block costs little beside running it.
+    constexpr std::int64_t blocks_per_thread = 8;
+    constexpr std::int64_t least_elements = 4096;
+    const std::int64_t m = std::max<std::int64_t>(1, shape.outputs);
+    const std::int64_t n = std::max<std::int64_t>(1, shape.reduced);
+    const std::int64_t wanted = std::int64_t{std::max(1, threads)} * blocks_per_thread;
+    ReductionLaunchPlan plan;
+    // Outputs per block: enough for the least work, and few enough for `wanted` blocks.
+    const std::int64_t by_work = (least_elements + n - 1) / n;
+    const std::int64_t by_count = std::max<std::int64_t>(1, m / wanted);
+    const std::int64_t outputs_per_block =
+        std::clamp<std::int64_t>(std::min(by_work, by_count), 1, std::numeric_limits<int>::max());
+    plan.block = static_cast<int>(outputs_per_block);
+    plan.blocks = (m + outputs_per_block - 1) / outputs_per_block;
+    if (plan.blocks < wanted) {
+        const std::int64_t by_length = std::max<std::int64_t>(1, n / least_elements);
+        plan.split = std::min((wanted + plan.blocks - 1) / plan.blocks, by_length);
+    }
+    plan.chunk = (n + plan.split - 1) / plan.split;
+    plan.split = (n + plan.chunk - 1) / plan.chunk;
+    plan.finish_blocks = plan.blocks;
     return plan;
 }
 

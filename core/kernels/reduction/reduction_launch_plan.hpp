@@ -20,6 +20,7 @@ struct ReductionDevice {
 };
 
 struct ReductionLaunchPlan {
+    int block = 256;          // threads per block of both kernels; on the host, outputs per block
     int lanes = 1;            // threads per output, a power of two up to the block
     bool lanes_fast = true;   // lanes are adjacent threads (the reduction is contiguous)
     std::int64_t blocks = 1;  // grid x of the reduce kernel
@@ -31,5 +32,11 @@ struct ReductionLaunchPlan {
 
 [[nodiscard]] ReductionLaunchPlan plan_reduction_launch(const ReductionShape& shape,
                                                         const ReductionDevice& device);
+
+// The host's plan on `threads` CPU threads: one thread per output (lanes 1), blocks of
+// consecutive outputs, and a long reduction of few outputs split into chunks so that every
+// thread has work.
+[[nodiscard]] ReductionLaunchPlan plan_host_reduction_launch(const ReductionShape& shape,
+                                                             int threads);
 
 }  // namespace kiln::detail

@@ -1,6 +1,7 @@
 #include "reduction_source.hpp"
 
 #include "../../codegen/device_prelude.hpp"
+#include "../../codegen/kernel_entry.hpp"
 
 #include <algorithm>
 #include <initializer_list>
@@ -230,15 +231,18 @@ __device__ __forceinline__ _type_reduce _kiln_reduce(const _type_reduce& a, cons
             k.reduce_expr + R"();
 }
 )";
-    code += block_reduce_function(k);
+    if (v.dialect == Dialect::gpu) {
+        code += block_reduce_function(k);
+    }
     return code;
 }
 
-// The loop over one output's elements `_J` in [first, end) owned by this lane: four elements a
-// pass, mapped before they are combined, so that four loads are in flight per thread.
+// The loop over one output's elements `_J` in [first, end) owned by this lane, `lanes` apart
+// (1 on the host): four elements a pass, mapped before they are combined, so that four loads are
+// in flight per thread.
 std::string element_loop(const ReductionDefinition& k, const std::string& index,
-                         const std::string& first, const std::string& end) {
-    const std::string lanes = "(" + index + ")_lanes";
+                         const std::string& first, const std::string& end,
+                         const std::string& lanes) {
     std::string code = "            " + index + " _J = " + first + ";\n";
     code += "            for (; _J + 3 * " + lanes + " < " + end + "; _J += 4 * " + lanes + ") {\n";
     code += "                const _type_reduce _v0 = _map(_J);\n";
@@ -255,13 +259,21 @@ std::string element_loop(const ReductionDefinition& k, const std::string& index,
     return code;
 }
 
-std::string main_kernel(const ReductionDefinition& k, const ReductionVariant& v) {
+// The reduce kernel's parameters, and the code that maps element _J of output _o: the inputs'
+// offsets of the output (`output_offsets`, from _o) and the `_map` lambda of _J.
+struct MapCode {
+    std::string params;
+    std::string output_offsets;
+    std::string map;
+};
+
+MapCode map_code(const ReductionDefinition& k, const ReductionVariant& v) {
     const std::string index = index_type(v);
-    std::string params =
+    MapCode code;
+    code.params =
         "long long _m, long long _n, long long _chunk, int _lanes, "
         "int _lanes_fast, char* _partial, " +
         dims(v.out_ndim) + " _oshape, " + dims(v.reduce_ndim) + " _rshape";
-    std::string base_offsets;
     std::string element_offsets;
     std::string bindings;
     std::vector<std::pair<std::string, std::string>> out_strides;
@@ -270,12 +282,12 @@ std::string main_kernel(const ReductionDefinition& k, const ReductionVariant& v)
         const auto& spec = k.in[p];
         const std::string type = type_of(spec, v.in_dtypes[p]);
         if (v.in_scalar[p]) {
-            params += ", const " + type + " " + spec.name;
+            code.params += ", const " + type + " " + spec.name;
             continue;
         }
-        params += ", char* _p_" + spec.name + ", " + dims(v.out_ndim) + " _os_" + spec.name + ", " +
-                  dims(v.reduce_ndim) + " _rs_" + spec.name;
-        base_offsets += "            " + index + " _ob_" + spec.name + " = 0;\n";
+        code.params += ", char* _p_" + spec.name + ", " + dims(v.out_ndim) + " _os_" + spec.name +
+                       ", " + dims(v.reduce_ndim) + " _rs_" + spec.name;
+        code.output_offsets += "            " + index + " _ob_" + spec.name + " = 0;\n";
         element_offsets +=
             "                " + index + " _e_" + spec.name + " = _ob_" + spec.name + ";\n";
         out_strides.emplace_back("_ob_" + spec.name, "_os_" + spec.name);
@@ -284,9 +296,66 @@ std::string main_kernel(const ReductionDefinition& k, const ReductionVariant& v)
         bindings += cat({"                ", qualified, "& ", spec.name, " = *reinterpret_cast<",
                          qualified, "*>(_p_", spec.name, " + _e_", spec.name, ");\n"});
     }
-    params += output_params(k, v);
+    code.params += output_params(k, v);
+    if (!out_strides.empty()) {
+        code.output_offsets +=
+            "            " + unravel(index, "_o", "_oshape", v.out_ndim, out_strides) + "\n";
+    }
+    code.map = "            const auto _map = [&](const " + index + " _J) -> _type_reduce {\n";
+    code.map += element_offsets;
+    if (!reduce_strides.empty()) {
+        code.map += "                " +
+                    unravel(index, "_J", "_rshape", v.reduce_ndim, reduce_strides) + "\n";
+    }
+    code.map += bindings;
+    code.map += "                return _type_reduce(" + k.map_expr + ");\n            };\n";
+    return code;
+}
 
-    std::string code = "extern \"C\" __global__ void " + k.name + "(" + params + ") {\n";
+// The host's loops over the blocks [_kiln_grid.first, _kiln_grid.end) of blockDim.x outputs
+// each, `grid.y` chunks of the reduction (`by_chunks`) or one; _o is each output in turn.
+std::string host_output_loops(const std::string& index, bool by_chunks) {
+    std::string code = "    const long long _groups = (long long)_kiln_grid.block.x;\n";
+    code +=
+        "    for (unsigned long long _block = _kiln_grid.first; _block < _kiln_grid.end; "
+        "++_block) {\n";
+    code += "    const " + index + " _bx = (" + index + ")(_block % _kiln_grid.grid.x);\n";
+    if (by_chunks) {
+        code += "    const " + index + " _by = (" + index + ")(_block / _kiln_grid.grid.x);\n";
+        code += "    const " + index + " _begin = _by * (" + index + ")_chunk;\n";
+        code += "    const " + index + " _end = _n - _begin < _chunk ? (" + index +
+                ")_n : _begin + (" + index + ")_chunk;\n";
+    }
+    code += "    const " + index + " _last = (_bx + 1) * (" + index + ")_groups < (" + index +
+            ")_m ? (_bx + 1) * (" + index + ")_groups : (" + index + ")_m;\n";
+    code += "    for (" + index + " _o = _bx * (" + index + ")_groups; _o < _last; ++_o) {\n";
+    return code;
+}
+
+// The host's reduce kernel: each output's chunk reduced by one thread, in order.
+std::string host_main_kernel(const ReductionDefinition& k, const ReductionVariant& v) {
+    const std::string index = index_type(v);
+    const MapCode map = map_code(k, v);
+    std::string code = kernel_opening(Dialect::host, k.name, map.params);
+    code += "    const _kiln_index _in_ind{_m * _n};\n    const _kiln_index _out_ind{_m};\n";
+    code += host_output_loops(index, true);
+    code += "        " + start_accumulator(k) + "\n";
+    code += map.output_offsets + map.map;
+    code += element_loop(k, index, "_begin", "_end", "1");
+    code += "        if (_partial != nullptr) {\n";
+    code += "            reinterpret_cast<_type_reduce*>(_partial)[_o * (" + index +
+            ")_kiln_grid.grid.y + _by] = _acc;\n";
+    code += "        } else {\n            " + post_map(k, v) + "        }\n";
+    return code + "    }\n    }\n}\n" + kernel_closing(Dialect::host, k.name);
+}
+
+std::string main_kernel(const ReductionDefinition& k, const ReductionVariant& v) {
+    if (v.dialect == Dialect::host) {
+        return host_main_kernel(k, v);
+    }
+    const std::string index = index_type(v);
+    const MapCode map = map_code(k, v);
+    std::string code = kernel_opening(Dialect::gpu, k.name, map.params);
     code += shared_storage(k);
     code += "    const _kiln_index _in_ind{_m * _n};\n    const _kiln_index _out_ind{_m};\n";
     code += "    const int _tid = threadIdx.x;\n    const int _groups = blockDim.x / _lanes;\n";
@@ -301,19 +370,9 @@ std::string main_kernel(const ReductionDefinition& k, const ReductionVariant& v)
     code += "        const " + index + " _o = _first + _group;\n";
     code += "        " + start_accumulator(k) + "\n";
     code += "        if (_o < (" + index + ")_m) {\n";
-    code += base_offsets;
-    if (!out_strides.empty()) {
-        code += "            " + unravel(index, "_o", "_oshape", v.out_ndim, out_strides) + "\n";
-    }
-    code += "            const auto _map = [&](const " + index + " _J) -> _type_reduce {\n";
-    code += element_offsets;
-    if (!reduce_strides.empty()) {
-        code += "                " +
-                unravel(index, "_J", "_rshape", v.reduce_ndim, reduce_strides) + "\n";
-    }
-    code += bindings;
-    code += "                return _type_reduce(" + k.map_expr + ");\n            };\n";
-    code += element_loop(k, index, "_begin + _lane", "_end") + "        }\n";
+    code += map.output_offsets + map.map;
+    code +=
+        element_loop(k, index, "_begin + _lane", "_end", "(" + index + ")_lanes") + "        }\n";
     code += "        " + block_reduce_call(k) + "\n";
     code += "        if (_lane == 0 && _o < (" + index + ")_m) {\n";
     code += "            if (_partial != nullptr) {\n";
@@ -326,27 +385,38 @@ std::string main_kernel(const ReductionDefinition& k, const ReductionVariant& v)
 
 std::string finish_kernel(const ReductionDefinition& k, const ReductionVariant& v) {
     const std::string index = index_type(v);
-    std::string code = "extern \"C\" __global__ void " + finish_name(k) +
-                       "(long long _m, long long _n, long long _split, int _lanes, "
-                       "const char* _partial, " +
-                       dims(v.out_ndim) + " _oshape" + scalar_params(k, v) + output_params(k, v) +
-                       ") {\n";
-    code += shared_storage(k);
+    const std::string params =
+        "long long _m, long long _n, long long _split, int _lanes, "
+        "const char* _partial, " +
+        dims(v.out_ndim) + " _oshape" + scalar_params(k, v) + output_params(k, v);
+    const std::string parts =
+        "    const _type_reduce* const _parts = reinterpret_cast<const "
+        "_type_reduce*>(_partial);\n";
+    const std::string map = "            const auto _map = [&](const " + index +
+                            " _J) -> _type_reduce {\n"
+                            "                return _parts[_o * (" +
+                            index + ")_split + _J];\n            };\n";
+    std::string code = kernel_opening(v.dialect, finish_name(k), params);
     code += "    const _kiln_index _in_ind{_m * _n};\n    const _kiln_index _out_ind{_m};\n";
+    if (v.dialect == Dialect::host) {
+        code += parts + host_output_loops(index, false);
+        code += "        " + start_accumulator(k) + "\n" + map;
+        code += element_loop(k, index, "0", "(" + index + ")_split", "1");
+        code += "        " + post_map(k, v) + "    }\n    }\n}\n";
+        return code + kernel_closing(Dialect::host, finish_name(k));
+    }
+    code += shared_storage(k);
     code += "    const int _tid = threadIdx.x;\n    const int _groups = blockDim.x / _lanes;\n";
     code += "    const int _lane = _tid % _lanes;\n    const int _group = _tid / _lanes;\n";
     code += "    const int _step = 1;\n";
-    code +=
-        "    const _type_reduce* const _parts = reinterpret_cast<const "
-        "_type_reduce*>(_partial);\n";
+    code += parts;
     code += "    for (" + index + " _first = (" + index + ")blockIdx.x * _groups; _first < (" +
             index + ")_m; _first += (" + index + ")gridDim.x * _groups) {\n";
     code += "        const " + index + " _o = _first + _group;\n";
     code += "        " + start_accumulator(k) + "\n";
-    code += "        if (_o < (" + index + ")_m) {\n";
-    code += "            const auto _map = [&](const " + index + " _J) -> _type_reduce {\n";
-    code += "                return _parts[_o * (" + index + ")_split + _J];\n            };\n";
-    code += element_loop(k, index, "_lane", "(" + index + ")_split") + "        }\n";
+    code += "        if (_o < (" + index + ")_m) {\n" + map;
+    code += element_loop(k, index, "_lane", "(" + index + ")_split", "(" + index + ")_lanes") +
+            "        }\n";
     code += "        " + block_reduce_call(k) + "\n";
     code += "        if (_lane == 0 && _o < (" + index + ")_m) {\n";
     code += "            " + post_map(k, v) + "        }\n    }\n}\n";
@@ -376,7 +446,7 @@ std::string reduction_source(const ReductionDefinition& k, const ReductionVarian
 
 std::string variant_key(const ReductionVariant& v) {
     std::string key = std::to_string(v.out_ndim) + "/" + std::to_string(v.reduce_ndim) +
-                      (v.index32 ? "i4" : "i8");
+                      (v.index32 ? "i4" : "i8") + (v.dialect == Dialect::host ? "h" : "");
     for (std::size_t p = 0; p < v.in_dtypes.size(); ++p) {
         key += (v.in_scalar[p] ? "|s" : "|a") + std::to_string(static_cast<int>(v.in_dtypes[p]));
     }

@@ -6,6 +6,7 @@
 // every shape of a variant.
 #pragma once
 
+#include "../../backend_traits.hpp"
 #include "reduction_definition.hpp"
 
 #include <kiln/dtype.hpp>
@@ -25,6 +26,7 @@ struct ReductionVariant {
     std::size_t out_ndim = 1;          // collapsed ranks, at least 1
     std::size_t reduce_ndim = 1;
     bool index32 = true;
+    Dialect dialect = Dialect::gpu;
 };
 
 // The threads of a block: every output's reduction is shared by `lanes` threads.

@@ -1,0 +1,229 @@
+// The host backend: kiln's device is this machine's CPU. Device memory is aligned host memory,
+// streams are queues run by worker threads, and kernels are shared objects the system C++
+// compiler builds from kiln's host dialect.
+#include "../../core/backend.hpp"
+#include "compiler.hpp"
+#include "cpu.hpp"
+#include "event.hpp"
+#include "launch.hpp"
+#include "memory.hpp"
+#include "module.hpp"
+#include "streams.hpp"
+#include "thread_pool.hpp"
+
+#include <kiln/error.hpp>
+
+#include <cstring>
+#include <memory>
+#include <utility>
+#include <vector>
+
+namespace kiln::detail {
+
+namespace {
+
+using host::HostEvent;
+using host::HostFunction;
+using host::HostModule;
+
+// A captured stream's work, replayed in order on the stream it is launched on.
+struct HostGraph {
+    std::vector<host::Task> tasks;
+};
+
+class HostRuntime final : public Backend {
+public:
+    [[nodiscard]] BackendKind kind() const noexcept override { return BackendKind::host; }
+
+    [[nodiscard]] std::vector<VendorLibraryStatus> libraries() override {
+        const auto& compiler = host::host_compiler();
+        return {{"C++ compiler", compiler.path, compiler.reason}};
+    }
+
+    [[nodiscard]] int device_count() override { return host::host_compiler().path.empty() ? 0 : 1; }
+    [[nodiscard]] std::string no_device_reason() override { return host::host_compiler().reason; }
+
+    [[nodiscard]] DeviceProperties query_properties(int device) override {
+        check_device(device);
+        DeviceProperties p;
+        p.name = host::cpu_name();
+        p.arch = "native";
+        p.multiprocessor_count = host::ThreadPool::instance().threads();
+        p.warp_size = 32;
+        p.max_threads_per_block = 1024;
+        p.total_memory = host::memory_info().second;
+        p.shared_memory_per_block = shared_memory_per_block;
+        p.shared_memory_per_block_optin = shared_memory_per_block;
+        return p;
+    }
+    [[nodiscard]] int current_device() override {
+        if (device_count() == 0) {
+            throw NoDevice("kiln: no device: " + reason_for_no_device());
+        }
+        return 0;
+    }
+    void set_device(int device) override { check_device(device); }
+    void synchronize_device() override { streams_.synchronize_all(); }
+
+    [[nodiscard]] bool supports_memory_pools(int /*device*/) override { return false; }
+    [[nodiscard]] std::pair<std::size_t, std::size_t> memory_info() override {
+        return host::memory_info();
+    }
+
+    [[nodiscard]] void* allocate(std::size_t bytes) override { return host::allocate(bytes); }
+    void deallocate(void* ptr) override { host::deallocate(ptr); }
+    [[nodiscard]] void* allocate_async(std::size_t bytes, NativeStream /*stream*/) override {
+        return host::allocate(bytes);
+    }
+    void deallocate_async(void* ptr, NativeStream stream) override {
+        (void)streams_.push(stream, [ptr] { host::deallocate(ptr); });
+    }
+    [[nodiscard]] void* allocate_pinned(std::size_t bytes) override {
+        return host::allocate(bytes);
+    }
+    void deallocate_pinned(void* ptr) override { host::deallocate(ptr); }
+    // Ordered like cudaMemcpy: after the legacy stream's work, and so every blocking stream's.
+    void copy(void* dst, const void* src, std::size_t bytes) override {
+        copy_async(dst, src, bytes, nullptr);
+        streams_.synchronize(nullptr);
+    }
+    void copy_async(void* dst, const void* src, std::size_t bytes, NativeStream stream) override {
+        (void)streams_.push(stream, [=] { std::memmove(dst, src, bytes); });
+    }
+    void fill_bytes_async(void* dst, int value, std::size_t bytes, NativeStream stream) override {
+        (void)streams_.push(stream, [=] { std::memset(dst, value, bytes); });
+    }
+
+    [[nodiscard]] NativeStream create_stream(bool non_blocking, int /*priority*/) override {
+        return streams_.create(non_blocking);
+    }
+    void destroy_stream(NativeStream stream) override { streams_.destroy(stream); }
+    [[nodiscard]] NativeStream per_thread_stream() const noexcept override {
+        return host::Streams::per_thread_handle();
+    }
+    void synchronize_stream(NativeStream stream) override { streams_.synchronize(stream); }
+    [[nodiscard]] bool stream_done(NativeStream stream) override {
+        const auto queue = streams_.queue(stream);
+        return queue->done(queue->last());
+    }
+    void stream_wait_event(NativeStream stream, NativeEvent event) override {
+        host_event(event).make_wait(streams_, stream);
+    }
+    void launch_host_func(NativeStream stream, std::function<void()> function) override {
+        (void)streams_.push(stream, std::move(function));
+    }
+
+    [[nodiscard]] NativeEvent create_event(EventFlags flags) override {
+        if (flags.interprocess) {
+            throw Error("kiln: Event: the host backend has no interprocess events");
+        }
+        return new HostEvent(flags);
+    }
+    void destroy_event(NativeEvent event) override { delete &host_event(event); }
+    void record_event(NativeEvent event, NativeStream stream) override {
+        host_event(event).record(streams_, stream);
+    }
+    void synchronize_event(NativeEvent event) override { host_event(event).synchronize(); }
+    [[nodiscard]] bool event_done(NativeEvent event) override { return host_event(event).done(); }
+    [[nodiscard]] float elapsed_ms(NativeEvent start, NativeEvent end) override {
+        return HostEvent::elapsed_ms(host_event(start), host_event(end));
+    }
+
+    void range_push(const char* /*name*/) noexcept override {}
+    void range_pop() noexcept override {}
+
+    void begin_capture(NativeStream stream) override {
+        if (stream == nullptr) {
+            throw Error("kiln: begin_capture: the legacy default stream cannot be captured");
+        }
+        streams_.queue(stream)->begin_capture();
+    }
+    [[nodiscard]] NativeGraph end_capture(NativeStream stream) override {
+        return new HostGraph{streams_.queue(stream)->end_capture()};
+    }
+    void launch_graph(NativeGraph graph, NativeStream stream) override {
+        for (const auto& task : static_cast<HostGraph*>(graph)->tasks) {
+            (void)streams_.push(stream, task);
+        }
+    }
+    void destroy_graph(NativeGraph graph) override { delete static_cast<HostGraph*>(graph); }
+
+    [[nodiscard]] bool blas_gemm(const GemmCall& /*call*/) override { return false; }
+
+    [[nodiscard]] std::vector<std::string> supported_targets() override { return {"native"}; }
+    [[nodiscard]] std::string compiler_version() override { return host::host_compiler_identity(); }
+    [[nodiscard]] CompiledBinary compile(const CompileRequest& request) override {
+        if (request.target != "native") {
+            throw Error("kiln: cannot compile kernel '" + std::string(request.kernel) +
+                        "': target '" + request.target +
+                        "' is not supported by the host backend; supported: native");
+        }
+        return host::compile_shared_object(request);
+    }
+    [[nodiscard]] const ToolkitHeaders& toolkit_headers() override {
+        static const ToolkitHeaders none;
+        return none;
+    }
+
+    // A module's handle is its owner: unloading drops it, and the module goes once no queued
+    // launch needs it.
+    [[nodiscard]] NativeModule load_module(std::span<const char> image) override {
+        return new std::shared_ptr<HostModule>(std::make_shared<HostModule>(image));
+    }
+    void unload_module(NativeModule module) override { delete &host_module(module); }
+    [[nodiscard]] NativeFunction get_function(NativeModule module, const char* name) override {
+        return host_module(module)->function(name);
+    }
+    void launch(NativeFunction function, const LaunchConfig& config, void** args) override {
+        host::launch(streams_, *static_cast<HostFunction*>(function), config, args);
+    }
+    void launch_cooperative(NativeFunction function, const LaunchConfig& /*config*/,
+                            void** /*args*/) override {
+        throw Error("kiln: cooperative launch of kernel '" +
+                    static_cast<HostFunction*>(function)->name +
+                    "' is not supported by the host backend yet");
+    }
+    [[nodiscard]] FunctionAttributes function_attributes(NativeFunction /*function*/) override {
+        FunctionAttributes attributes;
+        attributes.max_threads_per_block = 1024;
+        attributes.max_dynamic_shared_size_bytes = static_cast<int>(shared_memory_per_block);
+        return attributes;
+    }
+    void set_function_attribute(NativeFunction /*function*/, FunctionAttribute /*attribute*/,
+                                int /*value*/) override {}
+    [[nodiscard]] int max_active_blocks_per_multiprocessor(NativeFunction /*function*/,
+                                                           int /*block_size*/,
+                                                           std::size_t /*shared_mem*/) override {
+        return 1;
+    }
+    [[nodiscard]] std::pair<void*, std::size_t> get_global(NativeModule module,
+                                                           const char* name) override {
+        return host_module(module)->global(name);
+    }
+
+private:
+    // What a block may share, as on most GPUs without opting in.
+    static constexpr std::size_t shared_memory_per_block = std::size_t{48} * 1024;
+
+    static HostEvent& host_event(NativeEvent event) { return *static_cast<HostEvent*>(event); }
+    static std::shared_ptr<HostModule>& host_module(NativeModule module) {
+        return *static_cast<std::shared_ptr<HostModule>*>(module);
+    }
+
+    static void check_device(int device) {
+        if (device != 0) {
+            throw Error("kiln: the host backend has one device, 0; asked for device " +
+                        std::to_string(device));
+        }
+    }
+
+    host::Streams streams_;
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_host_backend() {
+    return std::make_unique<HostRuntime>();
+}
+
+}  // namespace kiln::detail

@@ -1,0 +1,212 @@
+#include "compiler.hpp"
+
+#include "../../core/env.hpp"
+#include "cpu.hpp"
+#include "process.hpp"
+#include "system_error.hpp"
+
+#include <kiln/error.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string_view>
+
+namespace kiln::detail::host {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// The options every kernel is built with. -O3 vectorises loops that -O2 leaves scalar where
+// operands may alias; no errno from math functions, as on a GPU, lets sqrt vectorise too.
+constexpr std::array<std::string_view, 7> common_options = {
+    "-std=c++17", "-O3", "-march=native", "-fPIC", "-shared", "-fno-math-errno", "-pipe"};
+
+// GCC 12's straight-line (SLP) vectorizer drops the rounding of (double)(float)x: kiln's
+// complex<double> + complex<float>(y) kept y's double bits (tests/device/test_complex.cpp, op
+// 28). Loops still vectorise.
+constexpr std::string_view gcc_workaround = "-fno-tree-slp-vectorize";
+
+// The options of every compile by `compiler`.
+std::vector<std::string> base_options(const HostCompiler& compiler) {
+    std::vector<std::string> options(common_options.begin(), common_options.end());
+    if (compiler.version.find("clang") == std::string::npos) {
+        options.emplace_back(gcc_workaround);
+    }
+    return options;
+}
+
+// A temporary directory, removed with everything in it on every path out. Each compile has its
+// own, so that threads and processes compiling the same program never share a file.
+class ScratchDirectory {
+public:
+    ScratchDirectory() {
+        std::string pattern = (fs::temp_directory_path() / "kiln-host-XXXXXX").string();
+        if (mkdtemp(pattern.data()) == nullptr) {
+            throw BackendError("mkdtemp", errno, error_text(errno));
+        }
+        path_ = pattern;
+    }
+    ~ScratchDirectory() {
+        std::error_code ignored;
+        fs::remove_all(path_, ignored);
+    }
+    ScratchDirectory(const ScratchDirectory&) = delete;
+    ScratchDirectory& operator=(const ScratchDirectory&) = delete;
+    ScratchDirectory(ScratchDirectory&&) = delete;
+    ScratchDirectory& operator=(ScratchDirectory&&) = delete;
+
+    [[nodiscard]] const fs::path& path() const noexcept { return path_; }
+
+private:
+    fs::path path_;
+};
+
+void write_file(const fs::path& path, std::string_view text) {
+    fs::create_directories(path.parent_path());
+    std::ofstream out(path, std::ios::binary);
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    if (!out) {
+        throw BackendError("write", 0, "could not write " + path.string());
+    }
+}
+
+std::vector<char> read_bytes(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+std::string trimmed(std::string text) {
+    while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) {
+        text.pop_back();
+    }
+    return text;
+}
+
+HostCompiler find_compiler() {
+    HostCompiler compiler;
+    const auto chosen = env::get("KILN_HOST_CXX");
+    if (chosen) {
+        compiler.path = find_program(*chosen);
+        if (compiler.path.empty()) {
+            compiler.reason = "no C++ compiler: KILN_HOST_CXX='" + *chosen +
+                              "' is not an executable file (a path, or a name looked up in PATH)";
+            return compiler;
+        }
+    } else {
+        compiler.path = find_program(KILN_HOST_CXX_DEFAULT);
+        if (compiler.path.empty()) {
+            compiler.path = find_program("c++");
+        }
+        if (compiler.path.empty()) {
+            compiler.reason =
+                std::string("no C++ compiler: KILN_HOST_CXX is not set, and neither ") +
+                KILN_HOST_CXX_DEFAULT +
+                " (the compiler kiln was built with) nor c++ on PATH is an "
+                "executable; set KILN_HOST_CXX to one";
+            return compiler;
+        }
+    }
+    try {
+        const ScratchDirectory scratch;
+        const ProcessResult result = run_process({compiler.path, "--version"}, scratch.path());
+        compiler.version = result.output.substr(0, result.output.find('\n'));
+        if (result.exit_code != 0 || compiler.version.empty()) {
+            compiler.reason = "no C++ compiler: '" + compiler.path +
+                              " --version' failed: " + trimmed(result.output);
+        }
+    } catch (const Error& e) {
+        compiler.reason = std::string("no C++ compiler: ") + e.what();
+    }
+    if (!compiler.reason.empty()) {
+        compiler.path.clear();
+    }
+    return compiler;
+}
+
+bool starts_with_any(std::string_view option, std::initializer_list<std::string_view> prefixes) {
+    return std::ranges::any_of(prefixes,
+                               [&](std::string_view prefix) { return option.starts_with(prefix); });
+}
+
+}  // namespace
+
+const HostCompiler& host_compiler() {
+    static const HostCompiler compiler = find_compiler();
+    return compiler;
+}
+
+const std::string& host_compiler_identity() {
+    static const std::string identity = [] {
+        std::string text = host_compiler().version + "; cpu " + cpu_features_digest() + ";";
+        for (const auto& option : base_options(host_compiler())) {
+            text += " " + option;
+        }
+        return text;
+    }();
+    return identity;
+}
+
+std::vector<std::string> host_options(const std::vector<std::string>& options) {
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < options.size(); ++i) {
+        const std::string& option = options[i];
+        // -I dir and -D name take their value as the next option too.
+        if ((option == "-I" || option == "-D" || option == "-U" || option == "-include") &&
+            i + 1 < options.size()) {
+            out.push_back(option);
+            out.push_back(options[++i]);
+        } else if (starts_with_any(option, {"-I", "-D", "-U", "-O", "-g"}) ||
+                   (option.starts_with("-std=") && option.find("++2") != std::string::npos)) {
+            out.push_back(option);
+        }
+    }
+    return out;
+}
+
+CompiledBinary compile_shared_object(const CompileRequest& request) {
+    const HostCompiler& compiler = host_compiler();
+    if (compiler.path.empty()) {
+        throw Error("kiln: cannot compile kernel '" + std::string(request.kernel) +
+                    "' for the host: " + compiler.reason);
+    }
+    const ScratchDirectory scratch;
+    const fs::path include = scratch.path() / "include";
+    for (const auto& header : request.headers) {
+        write_file(include / header.name, header.text);
+    }
+    const fs::path source = scratch.path() / (std::string(request.kernel) + ".cpp");
+    write_file(source, request.source);
+    const fs::path library = scratch.path() / (std::string(request.kernel) + ".so");
+
+    std::vector<std::string> argv{compiler.path};
+    for (auto& option : base_options(compiler)) {
+        argv.push_back(std::move(option));
+    }
+    for (auto& option : host_options(request.options)) {
+        argv.push_back(std::move(option));
+    }
+    argv.insert(argv.end(), {"-I", include.string(), "-include", "kiln/host.h", "-o",
+                             library.string(), source.string()});
+    const ProcessResult result = run_process(argv, scratch.path());
+    if (result.exit_code != 0) {
+        throw CompileError(std::string(request.kernel), trimmed(result.output), argv,
+                           std::string(request.source));
+    }
+    CompiledBinary binary{read_bytes(library), request.target, trimmed(result.output), {}};
+    if (binary.image.empty()) {
+        throw BackendError(compiler.path, 0, "the compiler wrote no shared object");
+    }
+    // Host kernels are looked up by their plain names.
+    for (const auto& expression : request.name_expressions) {
+        binary.lowered_names.emplace_back(expression, expression);
+    }
+    return binary;
+}
+
+}  // namespace kiln::detail::host

@@ -1,0 +1,46 @@
+// A host event: the point in a stream's work where it was last recorded, and the time the stream
+// reached it, as a GPU event marks a stream and stamps the time.
+#pragma once
+
+#include "streams.hpp"
+
+#include <kiln/event.hpp>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+
+namespace kiln::detail::host {
+
+class HostEvent {
+public:
+    explicit HostEvent(EventFlags flags) : flags_(flags) {}
+
+    // Marks the stream's work queued so far; the stream stamps the time when it gets there.
+    void record(Streams& streams, void* stream);
+    // Whether the stream has reached the mark; true for an event never recorded, as on a GPU.
+    [[nodiscard]] bool done() const;
+    // Waits for the mark, then rethrows the first exception the marked stream's work threw.
+    void synchronize() const;
+    // Makes `stream`'s later work wait for the mark.
+    void make_wait(Streams& streams, void* stream) const;
+    // Milliseconds from `start`'s mark to `end`'s. Error when either is untimed, unrecorded or
+    // not yet reached.
+    [[nodiscard]] static float elapsed_ms(const HostEvent& start, const HostEvent& end);
+
+private:
+    struct Mark {
+        std::shared_ptr<StreamQueue> stream;
+        std::uint64_t number = 0;
+        std::atomic<std::int64_t> nanoseconds{-1};  // steady clock, once reached
+    };
+
+    [[nodiscard]] std::shared_ptr<Mark> mark() const;
+
+    EventFlags flags_;
+    mutable std::mutex mutex_;
+    std::shared_ptr<Mark> mark_;
+};
+
+}  // namespace kiln::detail::host

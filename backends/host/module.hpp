@@ -1,0 +1,49 @@
+// Loading a kernel's shared object (the host backend's module) and finding its kernels and
+// globals. The image is written to a temporary file of its own, loaded, and unlinked.
+#pragma once
+
+#include "kernel_abi.hpp"
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <string>
+#include <utility>
+
+namespace kiln::detail::host {
+
+class HostModule;
+
+// A kernel of a loaded module: what NativeFunction points to.
+struct HostFunction {
+    const KernelDescriptor* descriptor = nullptr;
+    std::string name;
+    HostModule* module = nullptr;
+};
+
+// Shared: a queued launch holds its module, so that unloading it waits for the launches still
+// to run (the code stays mapped until then).
+class HostModule : public std::enable_shared_from_this<HostModule> {
+public:
+    // Throws BackendError naming dlopen's message when the image does not load.
+    explicit HostModule(std::span<const char> image);
+    ~HostModule();
+    HostModule(const HostModule&) = delete;
+    HostModule& operator=(const HostModule&) = delete;
+    HostModule(HostModule&&) = delete;
+    HostModule& operator=(HostModule&&) = delete;
+
+    // The kernel `name`, looked up once; BackendError when the module has none, or its
+    // descriptor is of another ABI version.
+    [[nodiscard]] HostFunction* function(const std::string& name);
+    // The global variable `name`: its address and size.
+    [[nodiscard]] std::pair<void*, std::size_t> global(const std::string& name) const;
+
+private:
+    void* handle_ = nullptr;
+    std::mutex mutex_;
+    std::map<std::string, std::unique_ptr<HostFunction>, std::less<>> functions_;
+};
+
+}  // namespace kiln::detail::host

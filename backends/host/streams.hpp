@@ -1,0 +1,51 @@
+// The host backend's streams by their native handles: the legacy default stream (the null
+// handle), each thread's per-thread default stream, and the streams users create. Work pushed
+// here keeps CUDA's legacy-stream rule: the legacy stream waits for every blocking stream's
+// earlier work, and a blocking stream waits for the legacy stream's.
+#pragma once
+
+#include "stream_queue.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace kiln::detail::host {
+
+class Streams {
+public:
+    // The handle of each thread's per-thread default stream (CUDA's cudaStreamPerThread).
+    [[nodiscard]] static void* per_thread_handle() noexcept;
+
+    [[nodiscard]] void* create(bool non_blocking);
+    // Forgets the handle; work already queued still runs.
+    void destroy(void* handle);
+
+    // The queue behind a handle. Error for a handle this backend did not create.
+    [[nodiscard]] std::shared_ptr<StreamQueue> queue(void* handle);
+
+    // Queues `task` on the stream, after the implicit waits of the legacy-stream rule; returns
+    // its number in that stream.
+    std::uint64_t push(void* handle, Task task);
+
+    // Waits for the stream's work, then rethrows the first exception a task of it threw.
+    void synchronize(void* handle);
+    // Waits for every stream's work, then rethrows the first exception any of them threw.
+    void synchronize_all();
+
+private:
+    [[nodiscard]] std::shared_ptr<StreamQueue> legacy();
+
+    std::mutex mutex_;
+    std::shared_ptr<StreamQueue> legacy_;
+    // Every stream but the legacy one, per-thread streams included.
+    std::vector<std::shared_ptr<StreamQueue>> streams_;
+    // Orders the implicit waits of concurrent pushes, so that no two streams wait on each other.
+    std::mutex ordering_;
+};
+
+// Queues a task on `stream` that waits until task `number` of `target` has run.
+void push_wait(StreamQueue& stream, std::shared_ptr<StreamQueue> target, std::uint64_t number);
+
+}  // namespace kiln::detail::host

@@ -1,0 +1,108 @@
+#include "device_header_texts.hpp"
+
+namespace kiln::detail::header_text {
+
+namespace {
+
+// The host dialect's prelude, included before everything else (the host compiler's -include):
+// CUDA's function qualifiers become nothing, the C math library gives the overloads CUDA's math
+// functions have, and KILN_HOST_KERNEL exports a kernel body the way libkiln calls it
+// (backends/host/kernel_abi.hpp): a descriptor of its parameters and an entry point that runs a
+// range of the launch's blocks.
+constexpr std::string_view text = R"kiln(#ifndef KILN_HOST_H
+#define KILN_HOST_H
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <type_traits>
+#include <utility>
+
+#define KILN_HOST 1
+#define __device__
+#define __host__
+#define __global__
+#define __forceinline__ inline __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
+#define __launch_bounds__(...)
+#define __restrict__ __restrict
+
+// CUDA's min and max: of the arguments' common type; for floating point, fmin and fmax, which
+// return the other argument when one is NaN.
+template <class A, class B, class C = decltype(true ? A() : B())>
+inline C min(A a, B b) {
+    if constexpr (std::is_floating_point<C>::value) {
+        return fmin(C(a), C(b));
+    } else {
+        return C(b) < C(a) ? C(b) : C(a);
+    }
+}
+template <class A, class B, class C = decltype(true ? A() : B())>
+inline C max(A a, B b) {
+    if constexpr (std::is_floating_point<C>::value) {
+        return fmax(C(a), C(b));
+    } else {
+        return C(a) < C(b) ? C(b) : C(a);
+    }
+}
+
+struct kiln_dim3 {
+    unsigned x, y, z;
+};
+
+// One call of a kernel: the launch's grid and block, and the blocks [first, end) to run, by
+// linear index (x fastest).
+struct kiln_host_grid {
+    kiln_dim3 grid;
+    kiln_dim3 block;
+    unsigned long long shared_bytes;
+    unsigned long long first;
+    unsigned long long end;
+};
+
+typedef void (*kiln_host_entry_point)(void* const* args, const kiln_host_grid* grid);
+
+struct kiln_host_kernel {
+    unsigned abi;
+    unsigned count;
+    const unsigned* sizes;
+    const unsigned* alignments;
+    kiln_host_entry_point entry;
+};
+
+template <class Body, Body body>
+struct kiln_host_entry;
+
+template <class... P, void (*Body)(const kiln_host_grid&, P...)>
+struct kiln_host_entry<void (*)(const kiln_host_grid&, P...), Body> {
+    static constexpr unsigned count = sizeof...(P);
+    static constexpr unsigned sizes[sizeof...(P) + 1] = {unsigned(sizeof(P))..., 0u};
+    static constexpr unsigned alignments[sizeof...(P) + 1] = {unsigned(alignof(P))..., 0u};
+    template <size_t... I>
+    static void call(void* const* args, const kiln_host_grid& grid, std::index_sequence<I...>) {
+        Body(grid, *static_cast<P*>(args[I])...);
+    }
+    static void entry(void* const* args, const kiln_host_grid* grid) {
+        call(args, *grid, std::index_sequence_for<P...>());
+    }
+};
+
+#define KILN_HOST_KERNEL(name, body)                                                   \
+    extern "C" const kiln_host_kernel name = {                                         \
+        1u, kiln_host_entry<decltype(&body), &body>::count,                            \
+        kiln_host_entry<decltype(&body), &body>::sizes,                                \
+        kiln_host_entry<decltype(&body), &body>::alignments,                           \
+        &kiln_host_entry<decltype(&body), &body>::entry};
+
+#endif
+)kiln";
+
+}  // namespace
+
+std::string_view host_h() noexcept {
+    return text;
+}
+
+}  // namespace kiln::detail::header_text

@@ -1,0 +1,173 @@
+// What only the host backend does: kernels that throw, its compiler's errors, kernels of one name
+// in several modules, the legacy default stream's ordering on worker threads, and a machine
+// without a C++ compiler. Skips on the GPU backends.
+#include "core/backend.hpp"
+#include "core/compile/compile_cache.hpp"
+#include "tests/support/backend_under_test.hpp"
+#include "tests/support/test_kernels.hpp"
+
+#include <kiln/kiln.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+namespace {
+
+using kiln::test::spin_cycles;
+using kiln::test::TestKernels;
+
+#define KILN_REQUIRE_HOST()                                                                   \
+    KILN_REQUIRE_DEVICE();                                                                    \
+    if (!::kiln::test::is_host())                                                             \
+    GTEST_SKIP() << "host backend only; this binary tests the " << ::kiln::test::backend_name \
+                 << " backend"
+
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
+// A kernel's exception is kept by its stream, as a GPU keeps a fault, and thrown by the next
+// synchronization of that stream, once: the stream's later work still runs.
+TEST(HostBackend, KernelExceptionSurfacesAtTheNextSynchronize) {
+    KILN_REQUIRE_HOST();
+    TestKernels kernels;
+    kiln::Stream stream;
+    const kiln::ndarray value = kiln::zeros({1}, kiln::int32);
+    auto* target = static_cast<int*>(value.data());
+    kernels.spin(stream, spin_cycles(20));
+    kernels.fail(stream, target);
+    EXPECT_FALSE(stream.done()) << "the failing kernel ran before the 20 ms kernel ahead of it";
+    kernels.store(stream, target, 5);
+    try {
+        stream.synchronize();
+        ADD_FAILURE() << "expected kiln::BackendError";
+    } catch (const kiln::BackendError& e) {
+        EXPECT_TRUE(contains(e.what(), "host kernel 'fail'")) << e.what();
+        EXPECT_TRUE(contains(e.what(), "failed on purpose, target 0")) << e.what();
+    }
+    EXPECT_NO_THROW(stream.synchronize()) << "the error is reported once";
+    EXPECT_EQ(value.get<std::int32_t>(), (std::vector<std::int32_t>{5}));
+}
+
+// Device synchronize reports a failure on any stream; an event reports its own stream's.
+TEST(HostBackend, DeviceAndEventSynchronizeReportKernelExceptions) {
+    KILN_REQUIRE_HOST();
+    TestKernels kernels;
+    const kiln::ndarray value = kiln::zeros({1}, kiln::int32);
+    auto* target = static_cast<int*>(value.data());
+    {
+        const kiln::Stream stream(true);
+        kernels.fail(stream, target);
+        EXPECT_THROW(kiln::Device::current().synchronize(), kiln::BackendError);
+    }
+    kiln::Stream stream(true);
+    kernels.fail(stream, target);
+    const kiln::Event after = stream.record();
+    EXPECT_THROW(after.synchronize(), kiln::BackendError);
+    EXPECT_NO_THROW(stream.synchronize());
+}
+
+// The compiler's log and the numbered source, as NVRTC's errors give them.
+TEST(HostBackend, CompileErrorHasTheCompilersLogAndTheNumberedSource) {
+    KILN_REQUIRE_HOST();
+    const char* source =
+        "static void broken_body(const kiln_host_grid&, int* x) {\n"
+        "    *x = undeclared_name;\n"
+        "}\n"
+        "KILN_HOST_KERNEL(broken, broken_body)\n";
+    try {
+        (void)kiln::detail::compile_uncached({source, "broken", {}, {}});
+        ADD_FAILURE() << "expected kiln::CompileError";
+    } catch (const kiln::CompileError& e) {
+        EXPECT_EQ(e.kernel(), "broken");
+        EXPECT_TRUE(contains(e.log(), "undeclared_name")) << e.log();
+        EXPECT_TRUE(contains(e.log(), "broken.cpp:2:")) << e.log();
+        EXPECT_TRUE(contains(e.numbered_source(), "2\t    *x = undeclared_name;"))
+            << e.numbered_source();
+        EXPECT_TRUE(contains(e.what(), "undeclared_name")) << e.what();
+    }
+}
+
+// Two modules that each define a kernel of one name load as two modules: each launch runs its
+// own module's code.
+TEST(HostBackend, ModulesWithOneKernelNameStayApart) {
+    KILN_REQUIRE_HOST();
+    auto& host = kiln::detail::backend();
+    const auto source = [](int value) {
+        return "static void same_body(const kiln_host_grid&, int* x) { *x = " +
+               std::to_string(value) + "; }\nKILN_HOST_KERNEL(same, same_body)\n";
+    };
+    const std::string first_source = source(1);
+    const std::string second_source = source(2);
+    void* first =
+        host.load_module(kiln::detail::compile_uncached({first_source, "same", {}, {}}).image);
+    void* second =
+        host.load_module(kiln::detail::compile_uncached({second_source, "same", {}, {}}).image);
+    const kiln::ndarray values = kiln::zeros({2}, kiln::int32);
+    auto* at = static_cast<int*>(values.data());
+    int* targets[] = {at, at + 1};
+    void* first_args[] = {&targets[0]};
+    void* second_args[] = {&targets[1]};
+    host.launch(host.get_function(first, "same"), {{1, 1, 1}, {1, 1, 1}, 0, nullptr}, first_args);
+    host.launch(host.get_function(second, "same"), {{1, 1, 1}, {1, 1, 1}, 0, nullptr}, second_args);
+    EXPECT_EQ(values.get<std::int32_t>(), (std::vector<std::int32_t>{1, 2}));
+    host.unload_module(first);
+    host.unload_module(second);
+}
+
+// CUDA's legacy default stream: its work waits for a blocking stream's earlier work, even while
+// that stream's worker thread is still busy with it.
+TEST(HostBackend, LegacyStreamWaitsForBlockingStreams) {
+    KILN_REQUIRE_HOST();
+    TestKernels kernels;
+    const kiln::ndarray cells = kiln::zeros({2}, kiln::int32);
+    auto* flag = static_cast<int*>(cells.data());
+    kiln::Stream blocking;
+    kernels.spin(blocking, spin_cycles(30));
+    kernels.store(blocking, flag, 7);
+    kernels.copy_int(kiln::null_stream(), flag, flag + 1);
+    kiln::synchronize(kiln::null_stream());
+    EXPECT_EQ(cells.get<std::int32_t>(), (std::vector<std::int32_t>{7, 7}));
+}
+
+// A kernel still queued keeps its module loaded: unloading it right after the launch is safe.
+TEST(HostBackend, UnloadingAModuleWaitsForItsQueuedLaunches) {
+    KILN_REQUIRE_HOST();
+    const kiln::ndarray value = kiln::zeros({1}, kiln::int32);
+    kiln::Stream stream;
+    {
+        TestKernels kernels;
+        kernels.spin(stream, spin_cycles(20));
+        kernels.store(stream, static_cast<int*>(value.data()), 9);
+    }
+    stream.synchronize();
+    EXPECT_EQ(value.get<std::int32_t>(), (std::vector<std::int32_t>{9}));
+}
+
+// Without a C++ compiler the host backend sees no device, and says what it looked for. Checked in
+// a child process: the compiler is found once per process.
+TEST(HostBackendDeathTest, NoCompilerMeansNoDeviceWithAReason) {
+    if (!kiln::test::is_host()) {
+        GTEST_SKIP() << "host backend only";
+    }
+    KILN_SKIP_UNDER_SANITIZER(kiln::test::death_test);
+    // The child runs this body again with the variable set, and so without a device.
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    // NOLINTNEXTLINE(concurrency-mt-unsafe): this process found its compiler long ago
+    setenv("KILN_HOST_CXX", "/nonexistent/kiln-c++", 1);
+    EXPECT_EXIT(
+        {
+            std::fprintf(stderr, "devices %d: %s\n", kiln::device_count(),
+                         kiln::no_device_reason().c_str());
+            std::_Exit(kiln::device_count() == 0 ? 3 : 0);
+        },
+        testing::ExitedWithCode(3),
+        "devices 0: no C\\+\\+ compiler: KILN_HOST_CXX='/nonexistent/kiln-c\\+\\+' is not an "
+        "executable file");
+    unsetenv("KILN_HOST_CXX");  // NOLINT(concurrency-mt-unsafe)
+}
+
+}  // namespace

@@ -87,11 +87,20 @@ public:
         copy_async(dst, src, bytes, nullptr);
         streams_.synchronize(nullptr);
     }
+    // Empty copies and fills may name null pointers, which memmove and memset must not get.
     void copy_async(void* dst, const void* src, std::size_t bytes, NativeStream stream) override {
-        (void)streams_.push(stream, [=] { std::memmove(dst, src, bytes); });
+        (void)streams_.push(stream, [=] {
+            if (bytes > 0) {
+                std::memmove(dst, src, bytes);
+            }
+        });
     }
     void fill_bytes_async(void* dst, int value, std::size_t bytes, NativeStream stream) override {
-        (void)streams_.push(stream, [=] { std::memset(dst, value, bytes); });
+        (void)streams_.push(stream, [=] {
+            if (bytes > 0) {
+                std::memset(dst, value, bytes);
+            }
+        });
     }
 
     [[nodiscard]] NativeStream create_stream(bool non_blocking, int /*priority*/) override {

@@ -2,7 +2,9 @@
 
 #include "../../core/env.hpp"
 #include "cpu.hpp"
+#include "prelude_cache.hpp"
 #include "process.hpp"
+#include "scratch_directory.hpp"
 #include "system_error.hpp"
 
 #include <kiln/error.hpp>
@@ -14,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <string_view>
 
 namespace kiln::detail::host {
@@ -39,41 +42,6 @@ std::vector<std::string> base_options(const HostCompiler& compiler) {
         options.emplace_back(gcc_workaround);
     }
     return options;
-}
-
-// A temporary directory, removed with everything in it on every path out. Each compile has its
-// own, so that threads and processes compiling the same program never share a file.
-class ScratchDirectory {
-public:
-    ScratchDirectory() {
-        std::string pattern = (fs::temp_directory_path() / "kiln-host-XXXXXX").string();
-        if (mkdtemp(pattern.data()) == nullptr) {
-            throw BackendError("mkdtemp", errno, error_text(errno));
-        }
-        path_ = pattern;
-    }
-    ~ScratchDirectory() {
-        std::error_code ignored;
-        fs::remove_all(path_, ignored);
-    }
-    ScratchDirectory(const ScratchDirectory&) = delete;
-    ScratchDirectory& operator=(const ScratchDirectory&) = delete;
-    ScratchDirectory(ScratchDirectory&&) = delete;
-    ScratchDirectory& operator=(ScratchDirectory&&) = delete;
-
-    [[nodiscard]] const fs::path& path() const noexcept { return path_; }
-
-private:
-    fs::path path_;
-};
-
-void write_file(const fs::path& path, std::string_view text) {
-    fs::create_directories(path.parent_path());
-    std::ofstream out(path, std::ios::binary);
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    if (!out) {
-        throw BackendError("write", 0, "could not write " + path.string());
-    }
 }
 
 std::vector<char> read_bytes(const fs::path& path) {
@@ -176,22 +144,22 @@ CompiledBinary compile_shared_object(const CompileRequest& request) {
                     "' for the host: " + compiler.reason);
     }
     const ScratchDirectory scratch;
-    const fs::path include = scratch.path() / "include";
-    for (const auto& header : request.headers) {
-        write_file(include / header.name, header.text);
+    const std::vector<std::string> base = base_options(compiler);
+    std::optional<fs::path> include = prelude_directory(compiler, base, request.headers);
+    if (!include) {
+        include = scratch.path() / "include";
+        write_prelude(*include, request.headers);
     }
     const fs::path source = scratch.path() / (std::string(request.kernel) + ".cpp");
     write_file(source, request.source);
     const fs::path library = scratch.path() / (std::string(request.kernel) + ".so");
 
     std::vector<std::string> argv{compiler.path};
-    for (auto& option : base_options(compiler)) {
-        argv.push_back(std::move(option));
-    }
+    argv.insert(argv.end(), base.begin(), base.end());
     for (auto& option : host_options(request.options)) {
         argv.push_back(std::move(option));
     }
-    argv.insert(argv.end(), {"-I", include.string(), "-include", "kiln/host.h", "-o",
+    argv.insert(argv.end(), {"-I", include->string(), "-include", prelude_header, "-o",
                              library.string(), source.string()});
     const ProcessResult result = run_process(argv, scratch.path());
     if (result.exit_code != 0) {

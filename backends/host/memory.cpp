@@ -11,6 +11,14 @@ namespace kiln::detail::host {
 void* allocate(std::size_t bytes) {
     const std::size_t rounded = (std::max<std::size_t>(bytes, 1) + allocation_alignment - 1) /
                                 allocation_alignment * allocation_alignment;
+    // More than the machine has free fails as a GPU's allocation does, rather than committing
+    // memory that would swap or meet the OOM killer later (and AddressSanitizer aborts on it).
+    const std::size_t large = std::size_t{1} << 30;
+    if (rounded >= large) {
+        if (const auto [free, total] = memory_info(); rounded > free) {
+            throw OutOfMemory(bytes, total - free, total);
+        }
+    }
     void* ptr = std::aligned_alloc(allocation_alignment, rounded);
     if (ptr == nullptr) {
         const auto [free, total] = memory_info();

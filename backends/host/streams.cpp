@@ -1,5 +1,7 @@
 #include "streams.hpp"
 
+#include "../../core/lifetime.hpp"
+
 #include <kiln/error.hpp>
 
 #include <algorithm>
@@ -43,8 +45,7 @@ void* Streams::create(bool non_blocking) {
 
 void Streams::destroy(void* handle) {
     const std::unique_ptr<Handle> owned(static_cast<Handle*>(handle));
-    const std::scoped_lock lock(mutex_);
-    std::erase(streams_, owned->queue);
+    forget(owned->queue);
 }
 
 std::shared_ptr<StreamQueue> Streams::legacy() {
@@ -60,17 +61,41 @@ std::shared_ptr<StreamQueue> Streams::queue(void* handle) {
         return legacy();
     }
     if (handle == per_thread) {
-        // Each thread's own, kept for the life of the process like the legacy stream.
-        thread_local std::shared_ptr<StreamQueue>* mine = nullptr;
-        if (mine == nullptr) {
-            auto queue = std::make_shared<StreamQueue>(true);
-            const std::scoped_lock lock(mutex_);
-            streams_.push_back(queue);
-            mine = new std::shared_ptr<StreamQueue>(std::move(queue));
-        }
-        return *mine;
+        return per_thread_queue();
     }
     return static_cast<Handle*>(handle)->queue;
+}
+
+std::shared_ptr<StreamQueue> Streams::per_thread_queue() {
+    // When the thread ends, its stream finishes its work and goes, as CUDA's does; while the
+    // process exits it stays, so that no thread is joined then.
+    struct Mine {
+        Streams* owner = nullptr;
+        std::shared_ptr<StreamQueue> queue;
+        Mine() = default;
+        Mine(const Mine&) = delete;
+        Mine& operator=(const Mine&) = delete;
+        Mine(Mine&&) = delete;
+        Mine& operator=(Mine&&) = delete;
+        ~Mine() {
+            if (owner != nullptr && !process_exiting()) {
+                owner->forget(queue);
+            }
+        }
+    };
+    thread_local Mine mine;
+    if (!mine.queue) {
+        mine.queue = std::make_shared<StreamQueue>(true);
+        mine.owner = this;
+        const std::scoped_lock lock(mutex_);
+        streams_.push_back(mine.queue);
+    }
+    return mine.queue;
+}
+
+void Streams::forget(const std::shared_ptr<StreamQueue>& queue) {
+    const std::scoped_lock lock(mutex_);
+    std::erase(streams_, queue);
 }
 
 std::uint64_t Streams::push(void* handle, Task task) {

@@ -36,6 +36,9 @@ public:
 
 private:
     [[nodiscard]] std::shared_ptr<StreamQueue> legacy();
+    // The calling thread's per-thread stream, made on first use; it goes when the thread ends.
+    [[nodiscard]] std::shared_ptr<StreamQueue> per_thread_queue();
+    void forget(const std::shared_ptr<StreamQueue>& queue);
 
     std::mutex mutex_;
     std::shared_ptr<StreamQueue> legacy_;

@@ -20,11 +20,24 @@ LoadedModule cached_module(const Program& program) {
         }
     }
     // Compiled and loaded outside the lock: other kernels need not wait for this one. Two
-    // threads racing on one program both load it; the first kept serves every later call.
+    // threads racing on one program both load it; the first kept serves every later call, and
+    // the other is unloaded.
     auto binary = CompileCache::instance().get(request);
     LoadedModule loaded{gpu.load_module(binary.image), std::move(binary.lowered_names)};
-    const std::scoped_lock lock(mutex);
-    return modules.emplace(std::move(key), std::move(loaded)).first->second;
+    NativeModule loser = loaded.module;
+    LoadedModule kept;
+    {
+        const std::scoped_lock lock(mutex);
+        const auto [found, inserted] = modules.emplace(std::move(key), std::move(loaded));
+        kept = found->second;
+        if (inserted) {
+            loser = nullptr;
+        }
+    }
+    if (loser != nullptr) {
+        gpu.unload_module(loser);
+    }
+    return kept;
 }
 
 NativeFunction module_function(const Program& program, const std::string& name) {

@@ -54,6 +54,15 @@ void EventStreamOrder::make_wait(StreamView waiter, StreamView producer) {
     gpu.stream_wait_event(waiter.native(), event);
 }
 
+EventStreamOrder::~EventStreamOrder() {
+    if (process_exiting()) {
+        return;
+    }
+    for (const auto& [stream, event] : events_) {
+        release_quietly(event, [](void* e) { backend().destroy_event(e); });
+    }
+}
+
 // A wait already queued on the event keeps it until the wait is done, so it can go now.
 void EventStreamOrder::forget(StreamView stream) noexcept {
     const std::scoped_lock lock(mutex_);

@@ -36,6 +36,12 @@ private:
 class EventStreamOrder final : public StreamOrder {
 public:
     explicit EventStreamOrder(int device) : device_(device) {}
+    // Destroys its events, unless the process is exiting (no vendor call runs then).
+    ~EventStreamOrder() override;
+    EventStreamOrder(const EventStreamOrder&) = delete;
+    EventStreamOrder& operator=(const EventStreamOrder&) = delete;
+    EventStreamOrder(EventStreamOrder&&) = delete;
+    EventStreamOrder& operator=(EventStreamOrder&&) = delete;
     void make_wait(StreamView waiter, StreamView producer) override;
     [[nodiscard]] bool retired(StreamView stream) const override { return stream_retired(stream); }
     void forget(StreamView stream) noexcept override;

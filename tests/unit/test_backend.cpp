@@ -23,7 +23,10 @@ TEST(Backend, UnknownBackendNameListsTheCompiledOnes) {
     } catch (const kiln::Error& e) {
         const std::string what = e.what();
         EXPECT_NE(what.find("KILN_BACKEND='metal'"), std::string::npos) << what;
-        EXPECT_NE(what.find(KILN_HAS_CUDA ? "cuda" : (KILN_HAS_HIP ? "hip" : "none")),
+        EXPECT_NE(what.find(KILN_HAS_CUDA   ? "cuda"
+                            : KILN_HAS_HIP  ? "hip"
+                            : KILN_HAS_HOST ? "host"
+                                            : "none"),
                   std::string::npos)
             << what;
     }

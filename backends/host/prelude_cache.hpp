@@ -1,0 +1,31 @@
+// The host dialect's prelude on disk: kiln's device headers and kiln/prelude.h (kiln/host.h, then
+// kiln/device.h), precompiled by GCC, kept once per compiler, CPU and header set in the compile
+// cache's directory. Every kernel compile then includes the prelude without parsing it again:
+// the C++ library headers it pulls in were most of a small kernel's compile time.
+#pragma once
+
+#include "../../core/backend.hpp"
+#include "compiler.hpp"
+
+#include <filesystem>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace kiln::detail::host {
+
+// The header every kernel compile includes first (-include), from the include directory.
+inline constexpr const char* prelude_header = "kiln/prelude.h";
+
+// Writes `headers` and the prelude into the include directory `include`.
+void write_prelude(const std::filesystem::path& include, std::span<const DeviceHeader> headers);
+
+// The include directory holding `headers` and the prelude (with its precompiled form when the
+// compiler made one), built the first time it is asked for; nothing when there is no disk cache
+// to keep it in or it cannot be written there. `options` are the compile's base options.
+[[nodiscard]] std::optional<std::filesystem::path> prelude_directory(
+    const HostCompiler& compiler, const std::vector<std::string>& options,
+    std::span<const DeviceHeader> headers);
+
+}  // namespace kiln::detail::host

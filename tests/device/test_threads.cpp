@@ -104,7 +104,6 @@ TEST(Threads, FirstCompilesOfOneKernelRaceToTheSameCache) {
 // scales one side by i + 1.
 TEST(Threads, MatmulsOnTheirOwnStreamsShareOneHandle) {
     KILN_REQUIRE_DEVICE();
-    KILN_SKIP_ON_HOST(kiln::test::matmul_kernel);
     constexpr std::int64_t n = 384;
     constexpr int threads = 6;
     std::array<std::vector<double>, threads> results;

@@ -109,12 +109,6 @@ inline constexpr const char* death_test =
 inline constexpr const char* cuda_dialect =
     "the test runs a kernel in the CUDA dialect (threads, blocks, shared memory), which the host "
     "backend does not build yet";
-inline constexpr const char* scan_kernels =
-    "cumsum and cumprod run kernels in the CUDA dialect (shared memory, barriers), which the host "
-    "backend does not build yet";
-inline constexpr const char* matmul_kernel =
-    "matmul runs a tiled kernel in the CUDA dialect (shared memory, barriers), which the host "
-    "backend does not build yet";
 inline constexpr const char* vendor_headers =
     "the GPU toolkit's headers (cooperative groups, CUB, cuda_fp16.h) have no host counterpart";
 inline constexpr const char* wild_write =

@@ -1,6 +1,7 @@
 #include "matmul_kernel.hpp"
 
 #include "../../codegen/device_prelude.hpp"
+#include "../../codegen/kernel_entry.hpp"
 #include "builtin_kernels.hpp"
 
 #include <algorithm>
@@ -82,21 +83,69 @@ kiln_matmul(const kiln_t* a, const kiln_t* b, kiln_t* c, int m, int n, int k, lo
 }
 )";
 
+// The host's body: the grid and the parameters are the GPU kernel's. Each output sums over k in
+// order, as each GPU thread does.
+constexpr std::string_view host_matmul_body = R"(
+#define KILN_TILE 64
+    for (unsigned long long block = _kiln_grid.first; block < _kiln_grid.end; ++block) {
+        const unsigned long long xy = (unsigned long long)_kiln_grid.grid.x * _kiln_grid.grid.y;
+        const long long z = (long long)(block / xy);
+        const int row0 = (int)(block % xy / _kiln_grid.grid.x) * KILN_TILE;
+        const int col0 = (int)(block % _kiln_grid.grid.x) * KILN_TILE;
+        const kiln_t* const at = a + z * a_stride;
+        const kiln_t* const bt = b + z * b_stride;
+        kiln_t* const ct = c + z * c_stride;
+        const int rows = m - row0 < KILN_TILE ? m - row0 : KILN_TILE;
+        const int cols = n - col0 < KILN_TILE ? n - col0 : KILN_TILE;
+        kiln_acc sum[KILN_TILE][KILN_TILE];
+        for (int i = 0; i < rows; ++i) {
+            for (int j = 0; j < cols; ++j) {
+                sum[i][j] = kiln_acc(0);
+            }
+        }
+        for (int kk = 0; kk < k; ++kk) {
+            const kiln_t* const b_row = bt + (long long)kk * n + col0;
+            for (int i = 0; i < rows; ++i) {
+                const kiln_acc left = kiln::ufunc::cast<kiln_acc>(at[(long long)(row0 + i) * k + kk]);
+                for (int j = 0; j < cols; ++j) {
+                    sum[i][j] = kiln::ufunc::add(sum[i][j],
+                        kiln::ufunc::multiply(left, kiln::ufunc::cast<kiln_acc>(b_row[j])));
+                }
+            }
+        }
+        for (int i = 0; i < rows; ++i) {
+            for (int j = 0; j < cols; ++j) {
+                ct[(long long)(row0 + i) * n + col0 + j] = kiln::ufunc::cast<kiln_t>(sum[i][j]);
+            }
+        }
+    }
+}
+)";
+
 }  // namespace
 
-std::string matmul_source(DType dtype) {
+std::string matmul_source(DType dtype, Dialect dialect) {
     const DType accumulator = dtype == DType::float16 ? DType::float32 : dtype;
-    return std::string(device_prelude()) + "#include <kiln/ufunc.h>\ntypedef " +
-           std::string(c_type(dtype)) + " kiln_t;\ntypedef " + std::string(c_type(accumulator)) +
-           " kiln_acc;\n" + std::string(matmul_body);
+    std::string source = std::string(device_prelude()) + "#include <kiln/ufunc.h>\ntypedef " +
+                         std::string(c_type(dtype)) + " kiln_t;\ntypedef " +
+                         std::string(c_type(accumulator)) + " kiln_acc;\n";
+    if (dialect == Dialect::host) {
+        return source +
+               kernel_opening(dialect, "kiln_matmul",
+                              "const kiln_t* a, const kiln_t* b, kiln_t* c, int m, int n, int k, "
+                              "long long a_stride, long long b_stride, long long c_stride") +
+               std::string(host_matmul_body) + kernel_closing(dialect, "kiln_matmul");
+    }
+    return source + std::string(matmul_body);
 }
 
 void tiled_gemm(const GemmCall& call, StreamView stream) {
     if (call.m == 0 || call.n == 0) {
         return;
     }
-    NativeFunction function = builtin_function("kiln_matmul", std::string(name(call.dtype)),
-                                               [&] { return matmul_source(call.dtype); });
+    NativeFunction function = builtin_function("kiln_matmul", std::string(name(call.dtype)), [&] {
+        return matmul_source(call.dtype, active_dialect());
+    });
     const auto bytes = static_cast<long long>(itemsize(call.dtype));
     // The grid's third dimension holds at most 65535 batches a launch.
     constexpr int most_batches = 65535;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "../../backend.hpp"
+#include "../../backend_traits.hpp"
 
 #include <kiln/dtype.hpp>
 #include <kiln/stream_view.hpp>
@@ -12,8 +13,10 @@
 
 namespace kiln::detail {
 
-// The generated source for operands of `dtype` (exposed so that tests compile every one).
-[[nodiscard]] std::string matmul_source(DType dtype);
+// The generated source for operands of `dtype` (exposed so that tests compile every one). On the
+// host, a block's tile is computed by one thread, row by row of A, so that the innermost loop runs
+// along rows of B and C.
+[[nodiscard]] std::string matmul_source(DType dtype, Dialect dialect = Dialect::gpu);
 
 // `call` with kiln's kernel: any integer, floating or complex dtype; float16 accumulates in
 // float32.

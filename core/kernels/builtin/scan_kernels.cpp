@@ -3,6 +3,7 @@
 #include "../../array/array_memory.hpp"
 #include "../../backend.hpp"
 #include "../../codegen/device_prelude.hpp"
+#include "../../codegen/kernel_entry.hpp"
 #include "builtin_kernels.hpp"
 
 #include <kiln/device.hpp>
@@ -214,16 +215,31 @@ kiln_scan_rows(const kiln_in* x, kiln_out* y, long long length, long long tiles_
 }
 )";
 
+// Column i of the (outer, length, inner) array scanned down its length.
 constexpr std::string_view column_scan_body = R"(
-extern "C" __global__ void kiln_scan_columns(const kiln_in* x, kiln_out* y, long long outer,
-                                             long long length, long long inner) {
-    for (long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x; c < outer * inner;
-         c += (long long)gridDim.x * blockDim.x) {
-        const long long start = c / inner * length * inner + c % inner;
+    KILN_FOR_EACH_INDEX(outer * inner) {
+        const long long start = i / inner * length * inner + i % inner;
         kiln_acc run = KILN_IDENTITY;
         for (long long j = 0; j < length; ++j) {
             run = kiln_op(run, kiln::ufunc::cast<kiln_acc>(x[start + j * inner]));
             y[start + j * inner] = kiln::ufunc::cast<kiln_out>(run);
+        }
+    }
+}
+)";
+
+constexpr std::string_view column_scan_params =
+    "const kiln_in* x, kiln_out* y, long long outer, long long length, long long inner";
+
+// The host's row scan: each block's row in order by one thread.
+constexpr std::string_view host_row_scan_body = R"(
+    for (unsigned long long row = _kiln_grid.first; row < _kiln_grid.end; ++row) {
+        const kiln_in* const from = x + (long long)row * length;
+        kiln_out* const to = y + (long long)row * length;
+        kiln_acc run = KILN_IDENTITY;
+        for (long long j = 0; j < length; ++j) {
+            run = kiln_op(run, kiln::ufunc::cast<kiln_acc>(from[j]));
+            to[j] = kiln::ufunc::cast<kiln_out>(run);
         }
     }
 }
@@ -237,20 +253,50 @@ std::string variant(ScanOperation operation, const ScanDtypes& dtypes) {
 
 }  // namespace
 
-std::string row_scan_source(ScanOperation operation, const ScanDtypes& dtypes) {
+std::string row_scan_source(ScanOperation operation, const ScanDtypes& dtypes, Dialect dialect) {
+    if (dialect == Dialect::host) {
+        return typedefs(operation, dtypes) +
+               kernel_opening(dialect, "kiln_scan_rows",
+                              "const kiln_in* x, kiln_out* y, long long length") +
+               std::string(host_row_scan_body) + kernel_closing(dialect, "kiln_scan_rows");
+    }
     return typedefs(operation, dtypes) + "#define KILN_BLOCK " + std::to_string(scan_block) +
            "\n#define KILN_ITEMS " + std::to_string(items_per_thread(dtypes.accumulator)) +
            "\n#define KILN_PACKED " + (packed(dtypes) ? "1" : "0") + "\n" +
            std::string(row_scan_body);
 }
 
-std::string column_scan_source(ScanOperation operation, const ScanDtypes& dtypes) {
-    return typedefs(operation, dtypes) + std::string(column_scan_body);
+std::string column_scan_source(ScanOperation operation, const ScanDtypes& dtypes, Dialect dialect) {
+    return typedefs(operation, dtypes) + std::string(for_each_index_macro(dialect)) +
+           kernel_opening(dialect, "kiln_scan_columns", column_scan_params) +
+           std::string(column_scan_body) + kernel_closing(dialect, "kiln_scan_columns");
 }
+
+namespace {
+
+// The host's row scan: a block a row.
+void scan_rows_on_host(ScanOperation operation, const ScanDtypes& dtypes, const void* in, void* out,
+                       std::int64_t rows, std::int64_t length, StreamView stream) {
+    const void* x = in;
+    void* y = out;
+    long long row_length = length;
+    std::array<void*, 3> args{&x, &y, &row_length};
+    NativeFunction function = builtin_function("kiln_scan_rows", variant(operation, dtypes), [&] {
+        return row_scan_source(operation, dtypes, Dialect::host);
+    });
+    backend().launch(function, {{static_cast<unsigned>(rows), 1, 1}, {1, 1, 1}, 0, stream.native()},
+                     args.data());
+}
+
+}  // namespace
 
 void scan_rows(ScanOperation operation, const ScanDtypes& dtypes, const void* in, void* out,
                std::int64_t rows, std::int64_t length, StreamView stream) {
     if (rows == 0 || length == 0) {
+        return;
+    }
+    if (active_dialect() == Dialect::host) {
+        scan_rows_on_host(operation, dtypes, in, out, rows, length, stream);
         return;
     }
     const std::int64_t tile = std::int64_t{scan_block} * items_per_thread(dtypes.accumulator);
@@ -294,14 +340,8 @@ void scan_columns(ScanOperation operation, const ScanDtypes& dtypes, const void*
     std::array<void*, 5> args{&x, &y, &outer_count, &column_length, &inner_count};
     NativeFunction function =
         builtin_function("kiln_scan_columns", variant(operation, dtypes),
-                         [&] { return column_scan_source(operation, dtypes); });
-    constexpr long long block = 256;
-    const long long resident =
-        std::int64_t{Device::current().properties().multiprocessor_count} * 8;
-    const auto grid = static_cast<unsigned>(std::min((columns + block - 1) / block, resident));
-    backend().launch(function,
-                     {{grid, 1, 1}, {static_cast<unsigned>(block), 1, 1}, 0, stream.native()},
-                     args.data());
+                         [&] { return column_scan_source(operation, dtypes, active_dialect()); });
+    backend().launch(function, for_each_index_launch(columns, stream), args.data());
 }
 
 }  // namespace kiln::detail

@@ -4,6 +4,8 @@
 // side by side in memory, scan down columns instead, a thread per column.
 #pragma once
 
+#include "../../backend_traits.hpp"
+
 #include <kiln/dtype.hpp>
 #include <kiln/stream_view.hpp>
 
@@ -21,9 +23,12 @@ struct ScanDtypes {
     DType out;
 };
 
-// The generated sources (exposed so that tests compile every one).
-[[nodiscard]] std::string row_scan_source(ScanOperation operation, const ScanDtypes& dtypes);
-[[nodiscard]] std::string column_scan_source(ScanOperation operation, const ScanDtypes& dtypes);
+// The generated sources (exposed so that tests compile every one). On the host a row is scanned by
+// one thread, a block a row.
+[[nodiscard]] std::string row_scan_source(ScanOperation operation, const ScanDtypes& dtypes,
+                                          Dialect dialect = Dialect::gpu);
+[[nodiscard]] std::string column_scan_source(ScanOperation operation, const ScanDtypes& dtypes,
+                                             Dialect dialect = Dialect::gpu);
 
 // Scans `rows` contiguous rows of `length` elements from `in` into `out` (both C-contiguous).
 void scan_rows(ScanOperation operation, const ScanDtypes& dtypes, const void* in, void* out,

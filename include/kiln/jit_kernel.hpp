@@ -114,7 +114,7 @@ public:
     [[nodiscard]] std::vector<char> compile(const std::string& target) const;
 
 protected:
-    JitKernelBase(const JitSource& source, JitConfig config);
+    JitKernelBase(const JitSource& source, const JitConfig& config);
     explicit JitKernelBase(JitInstance instance);
 
     void launch(kiln::Dim3 grid, kiln::Dim3 block, std::span<const KernelArg> args,
@@ -208,7 +208,7 @@ public:
     [[nodiscard]] const std::string& source() const noexcept;
 
 protected:
-    JitTemplateBase(const JitSource& source, JitConfig config);
+    JitTemplateBase(const JitSource& source, const JitConfig& config);
     // The kernel for template arguments of these dtypes, compiled on first use.
     [[nodiscard]] JitInstance instance(std::initializer_list<DType> types) const;
 
@@ -228,8 +228,8 @@ class JitKernel;
 template <class... P>
 class JitKernel<void(P...)> : public detail::JitKernelBase {
 public:
-    explicit JitKernel(const detail::JitSource& source, JitConfig config = {})
-        : JitKernelBase(source, std::move(config)) {}
+    explicit JitKernel(const detail::JitSource& source, const JitConfig& config = {})
+        : JitKernelBase(source, config) {}
     explicit JitKernel(detail::JitInstance instance) : JitKernelBase(std::move(instance)) {}
 
     void operator()(Dim3 grid, Dim3 block, detail::JitArgument<P>... args,
@@ -275,8 +275,8 @@ private:
 template <class Prototype>
 class JitKernelTemplate : public detail::JitTemplateBase {
 public:
-    explicit JitKernelTemplate(const detail::JitSource& source, JitConfig config = {})
-        : JitTemplateBase(source, std::move(config)) {}
+    explicit JitKernelTemplate(const detail::JitSource& source, const JitConfig& config = {})
+        : JitTemplateBase(source, config) {}
 
     // The kernel for template arguments T: a JitKernel<void(parameters with T)>.
     template <class... T>

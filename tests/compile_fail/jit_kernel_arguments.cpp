@@ -4,7 +4,8 @@
 
 KILN_JIT_KERNEL(prime_factor_sum, (const long long* a, long long* out, long long n), {
     long long i = blockDim.x * (long long)blockIdx.x + threadIdx.x;
-    if (i < n) out[i] = a[i];
+    if (i < n)
+        out[i] = a[i];
 });
 KILN_JIT_KERNEL(scale, (float* x, float factor, int n), { x[threadIdx.x] *= factor; });
 

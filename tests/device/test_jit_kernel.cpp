@@ -3,6 +3,7 @@
 // errors of a call.
 #include "tests/support/backend_under_test.hpp"
 #include "tests/support/expect_error.hpp"
+#include "tests/support/prime_factors.hpp"
 
 #include <kiln/kiln.hpp>
 
@@ -16,27 +17,6 @@ namespace {
 
 using kiln::Dim3;
 using kiln::ndarray;
-
-// The sum of the prime factors of k, with multiplicity (12 = 2*2*3 gives 7).
-std::int64_t prime_factor_sum_of(std::int64_t k) {
-    std::int64_t sum = 0;
-    for (std::int64_t p = 2; p * p <= k; ++p) {
-        while (k % p == 0) {
-            sum += p;
-            k /= p;
-        }
-    }
-    return k > 1 ? sum + k : sum;
-}
-
-std::int64_t smallest_prime_factor_of(std::int64_t k) {
-    for (std::int64_t p = 2; p * p <= k; ++p) {
-        if (k % p == 0) {
-            return p;
-        }
-    }
-    return k;
-}
 
 constexpr int prime_line = __LINE__ + 1;
 KILN_JIT_KERNEL(prime_factor_sum, (const long long* a, long long* out, long long n), {
@@ -139,7 +119,7 @@ TEST(JitKernel, PrimeFactorSumOfEachElement) {
     EXPECT_EQ(got[2], 20);
     int mismatches = 0;
     for (std::size_t k = 0; k < host.size(); ++k) {
-        mismatches += got[k] != prime_factor_sum_of(host[k]);
+        mismatches += got[k] != kiln::test::prime_factor_sum(host[k]);
     }
     EXPECT_EQ(mismatches, 0);
 }
@@ -154,14 +134,14 @@ TEST(JitKernel, RawPointersAndArraysMix) {
     prime_factor_sum(Dim3{blocks_for(a.size())}, Dim3{256}, a_pointer, out_pointer, a.size());
     auto got = out.get<std::int64_t>();
     for (std::size_t k = 0; k < host.size(); k += 17) {
-        ASSERT_EQ(got[k], prime_factor_sum_of(host[k])) << k;
+        ASSERT_EQ(got[k], kiln::test::prime_factor_sum(host[k])) << k;
     }
     // A non-const pointer binds to a const pointer parameter; an ndarray beside a pointer.
     out.fill(0);
     auto* a_mutable = static_cast<long long*>(a.data());
     prime_factor_sum(Dim3{blocks_for(a.size())}, Dim3{256}, a_mutable, out, a.size());
     got = out.get<std::int64_t>();
-    EXPECT_EQ(got[host.size() - 1], prime_factor_sum_of(host.back()));
+    EXPECT_EQ(got[host.size() - 1], kiln::test::prime_factor_sum(host.back()));
 }
 
 TEST(JitKernel, ScalarsConvertWhenTheyFit) {
@@ -197,9 +177,9 @@ TEST(JitKernel, OneHelperServesTwoKernels) {
     int mismatches = 0;
     int prime_count = 0;
     for (std::size_t k = 0; k < host.size(); ++k) {
-        mismatches += got_sums[k] != prime_factor_sum_of(host[k]);
-        mismatches +=
-            static_cast<int>(got_primes[k]) != (smallest_prime_factor_of(host[k]) == host[k]);
+        mismatches += got_sums[k] != kiln::test::prime_factor_sum(host[k]);
+        mismatches += static_cast<int>(got_primes[k]) !=
+                      (kiln::test::smallest_prime_factor(host[k]) == host[k]);
         prime_count += static_cast<int>(got_primes[k]);
     }
     EXPECT_EQ(mismatches, 0);

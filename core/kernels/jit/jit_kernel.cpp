@@ -45,7 +45,7 @@ RawKernel jit_raw_kernel(const JitDefinition& definition) {
     return {std::move(module), definition.name_expression, std::move(lowered)};
 }
 
-JitKernelBase::JitKernelBase(const JitSource& source, JitConfig config)
+JitKernelBase::JitKernelBase(const JitSource& source, const JitConfig& config)
     : definition_(std::make_shared<const JitDefinition>(jit_definition(source, config))),
       kernel_(jit_raw_kernel(*definition_)) {}
 

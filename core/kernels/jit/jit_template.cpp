@@ -40,7 +40,7 @@ private:
     std::map<std::string, JitInstance, std::less<>> instances_;
 };
 
-JitTemplateBase::JitTemplateBase(const JitSource& source, JitConfig config)
+JitTemplateBase::JitTemplateBase(const JitSource& source, const JitConfig& config)
     : state_(std::make_shared<JitTemplateState>(jit_definition(source, config))) {}
 
 const std::string& JitTemplateBase::name() const noexcept {

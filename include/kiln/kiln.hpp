@@ -12,6 +12,7 @@
 #include <kiln/error.hpp>
 #include <kiln/event.hpp>
 #include <kiln/graph.hpp>
+#include <kiln/jit_kernel.hpp>
 #include <kiln/kernel_attributes.hpp>
 #include <kiln/linalg.hpp>
 #include <kiln/manipulation.hpp>

@@ -119,6 +119,15 @@ std::vector<std::string_view> reduction_names() {
     return names;
 }
 
+const ReductionRoutine* find_reduction(std::string_view name) noexcept {
+    for (const ReductionRoutine* reduction : every_reduction) {
+        if (reduction->name == name) {
+            return reduction;
+        }
+    }
+    return nullptr;
+}
+
 const ReductionKernel& reduction_kernel(std::string_view name, DType input) {
     for (const ReductionRoutine* reduction : every_reduction) {
         if (reduction->name == name) {
@@ -173,6 +182,28 @@ ndarray any(const ndarray& a, const ReduceOptions& options) {
 }
 ndarray count_nonzero(const ndarray& a, const ReduceOptions& options) {
     return detail::reduce(count_nonzero_reduction, a, options);
+}
+
+ndarray sum(const ndarray& a, const Axis& axis, bool keepdims) {
+    return sum(a, {.axis = axis, .keepdims = keepdims});
+}
+ndarray prod(const ndarray& a, const Axis& axis, bool keepdims) {
+    return prod(a, {.axis = axis, .keepdims = keepdims});
+}
+ndarray mean(const ndarray& a, const Axis& axis, bool keepdims) {
+    return mean(a, {.axis = axis, .keepdims = keepdims});
+}
+ndarray max(const ndarray& a, const Axis& axis, bool keepdims) {
+    return max(a, {.axis = axis, .keepdims = keepdims});
+}
+ndarray min(const ndarray& a, const Axis& axis, bool keepdims) {
+    return min(a, {.axis = axis, .keepdims = keepdims});
+}
+ndarray amax(const ndarray& a, const Axis& axis, bool keepdims) {
+    return max(a, {.axis = axis, .keepdims = keepdims});
+}
+ndarray amin(const ndarray& a, const Axis& axis, bool keepdims) {
+    return min(a, {.axis = axis, .keepdims = keepdims});
 }
 
 ndarray nansum(const ndarray& a, const ReduceOptions& options) {

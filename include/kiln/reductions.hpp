@@ -52,6 +52,15 @@ ndarray all(const ndarray& a, const ReduceOptions& options = {});
 ndarray any(const ndarray& a, const ReduceOptions& options = {});
 ndarray count_nonzero(const ndarray& a, const ReduceOptions& options = {});
 
+// NumPy's positional form, sum(a, axis, keepdims), as fused functions write it (kiln/fuse.hpp).
+ndarray sum(const ndarray& a, const Axis& axis, bool keepdims = false);
+ndarray prod(const ndarray& a, const Axis& axis, bool keepdims = false);
+ndarray mean(const ndarray& a, const Axis& axis, bool keepdims = false);
+ndarray max(const ndarray& a, const Axis& axis, bool keepdims = false);
+ndarray min(const ndarray& a, const Axis& axis, bool keepdims = false);
+ndarray amax(const ndarray& a, const Axis& axis, bool keepdims = false);
+ndarray amin(const ndarray& a, const Axis& axis, bool keepdims = false);
+
 ndarray nansum(const ndarray& a, const ReduceOptions& options = {});
 ndarray nanprod(const ndarray& a, const ReduceOptions& options = {});
 ndarray nanmean(const ndarray& a, const ReduceOptions& options = {});

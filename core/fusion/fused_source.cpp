@@ -285,7 +285,8 @@ void define_reduction(FusedDefinition& fused, const Graph& graph, std::int32_t o
 
 FusedDefinition define_fused(const Graph& graph, std::span<const std::int32_t> outputs) {
     FusedDefinition fused;
-    fused.name = graph.name();
+    // Prefixed, so that a function named after a device function (norm, exp) does not clash.
+    fused.name = "fused_" + graph.name();
     const std::vector<bool> used = reachable(graph, outputs);
     add_parameters(fused, graph, used);
     for (std::size_t o = 0; o < outputs.size(); ++o) {

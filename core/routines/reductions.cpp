@@ -184,28 +184,6 @@ ndarray count_nonzero(const ndarray& a, const ReduceOptions& options) {
     return detail::reduce(count_nonzero_reduction, a, options);
 }
 
-ndarray sum(const ndarray& a, const Axis& axis, bool keepdims) {
-    return sum(a, {.axis = axis, .keepdims = keepdims});
-}
-ndarray prod(const ndarray& a, const Axis& axis, bool keepdims) {
-    return prod(a, {.axis = axis, .keepdims = keepdims});
-}
-ndarray mean(const ndarray& a, const Axis& axis, bool keepdims) {
-    return mean(a, {.axis = axis, .keepdims = keepdims});
-}
-ndarray max(const ndarray& a, const Axis& axis, bool keepdims) {
-    return max(a, {.axis = axis, .keepdims = keepdims});
-}
-ndarray min(const ndarray& a, const Axis& axis, bool keepdims) {
-    return min(a, {.axis = axis, .keepdims = keepdims});
-}
-ndarray amax(const ndarray& a, const Axis& axis, bool keepdims) {
-    return max(a, {.axis = axis, .keepdims = keepdims});
-}
-ndarray amin(const ndarray& a, const Axis& axis, bool keepdims) {
-    return min(a, {.axis = axis, .keepdims = keepdims});
-}
-
 ndarray nansum(const ndarray& a, const ReduceOptions& options) {
     return detail::reduce(inexact(a.dtype()) ? nansum_reduction : sum_reduction, a, options);
 }

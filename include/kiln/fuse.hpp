@@ -175,21 +175,28 @@ inline Var operator!(const Var& x) {
         return fusion::trace_ufunc(                                                        \
             #name, {fusion::operand_of(x), fusion::operand_of(y), fusion::operand_of(w)}); \
     }
-#define KILN_FUSION_REDUCTION(name)                                                               \
-    inline fusion::Var name(const fusion::Var& x, const Axis& axis = {}, bool keepdims = false) { \
-        return fusion::trace_reduction(#name, x, axis, keepdims);                                 \
-    }                                                                                             \
-    inline fusion::Var name(const fusion::Var& x, const ReduceOptions& options) {                 \
-        return fusion::trace_reduction(#name, x, options);                                        \
+#define KILN_FUSION_REDUCTION(name)                                                \
+    inline fusion::Var name(const fusion::Var& x) {                                \
+        return fusion::trace_reduction(#name, x, Axis(), false);                   \
+    }                                                                              \
+    template <axis_argument A>                                                     \
+    fusion::Var name(const fusion::Var& x, const A& axis, bool keepdims = false) { \
+        return fusion::trace_reduction(#name, x, Axis(axis), keepdims);            \
+    }                                                                              \
+    inline fusion::Var name(const fusion::Var& x, const ReduceOptions& options) {  \
+        return fusion::trace_reduction(#name, x, options);                         \
     }
 // Reductions a fused function cannot hold: an error naming them when traced.
-#define KILN_FUSION_NOT_FUSABLE_REDUCTION(name)                                           \
-    inline fusion::Var name(const fusion::Var& /*x*/, const Axis& /*axis*/ = {},          \
-                            bool /*keepdims*/ = false) {                                  \
-        fusion::not_fusable(#name);                                                       \
-    }                                                                                     \
-    inline fusion::Var name(const fusion::Var& /*x*/, const ReduceOptions& /*options*/) { \
-        fusion::not_fusable(#name);                                                       \
+#define KILN_FUSION_NOT_FUSABLE_REDUCTION(name)                                                \
+    inline fusion::Var name(const fusion::Var& /*x*/) {                                        \
+        fusion::not_fusable(#name);                                                            \
+    }                                                                                          \
+    template <axis_argument A>                                                                 \
+    fusion::Var name(const fusion::Var& /*x*/, const A& /*axis*/, bool /*keepdims*/ = false) { \
+        fusion::not_fusable(#name);                                                            \
+    }                                                                                          \
+    inline fusion::Var name(const fusion::Var& /*x*/, const ReduceOptions& /*options*/) {      \
+        fusion::not_fusable(#name);                                                            \
     }
 
 KILN_FUSION_BINARY(add)
@@ -442,8 +449,8 @@ private:
     std::shared_ptr<detail::FusedFunction> state_;
 };
 
-// cupy.fuse: `name` names the generated kernels (a C identifier); `function` is called with
-// traced values, once per kind of arguments.
+// cupy.fuse: `name` names the generated kernels, "fused_<name>" (a C identifier); `function` is
+// called with traced values, once per kind of arguments.
 template <class F>
 [[nodiscard]] Fused<F> fuse(std::string name, F function) {
     return Fused<F>(std::move(name), std::move(function));

@@ -257,9 +257,14 @@ void define_reduction(FusedDefinition& fused, const Graph& graph, std::int32_t o
     for (const std::int32_t position : fused.arguments) {
         const std::string name = argument_name(position);
         const std::string type = "kiln_T" + std::to_string(position);
-        types += (types.empty() ? "class " : ", class ") + type;
-        params += (params.empty() ? "const " : ", const ") + type + "& " + name;
-        call += (call.empty() ? "" : ", ") + name;
+        types += types.empty() ? "class " : ", class ";
+        types += type;
+        params += params.empty() ? "const " : ", const ";
+        params += type;
+        params += "& ";
+        params += name;
+        call += call.empty() ? "" : ", ";
+        call += name;
     }
     Emitter map(graph, "");
     map.emit(reduction.operands[0]);

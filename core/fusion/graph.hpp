@@ -10,12 +10,12 @@
 #include <kiln/dtype.hpp>
 
 #include <array>
-#include <compare>
 #include <cstddef>
 #include <cstdint>
 #include <map>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 namespace kiln::detail {
@@ -43,8 +43,6 @@ struct Node {
     std::vector<int> axes;
     bool keepdims = false;
 
-    auto operator<=>(const Node&) const = default;
-
     // A C++ number (NEP 50's weak scalar): it promotes only by kind.
     [[nodiscard]] bool weak() const noexcept {
         return kind == NodeKind::scalar || kind == NodeKind::constant;
@@ -52,6 +50,18 @@ struct Node {
     [[nodiscard]] int arity() const noexcept;
     // The operation's name, for messages: the ufunc's, "where", "astype" or the reduction's.
     [[nodiscard]] std::string_view operation() const noexcept;
+
+private:
+    [[nodiscard]] auto order() const {
+        return std::tuple(kind, dtype, loop, argument, operands,
+                          ufunc != nullptr ? ufunc->name : std::string_view(),
+                          routine != nullptr ? routine->name : std::string_view(), value, all_axes,
+                          axes, keepdims);
+    }
+
+public:
+    // Nodes in an order of everything that makes them differ, for hash-consing.
+    friend bool operator<(const Node& a, const Node& b) { return a.order() < b.order(); }
 };
 
 class Graph {

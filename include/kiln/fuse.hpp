@@ -31,6 +31,7 @@
 #include <kiln/scalar.hpp>
 #include <kiln/ufuncs.hpp>
 
+#include <algorithm>
 #include <array>
 #include <concepts>
 #include <cstddef>
@@ -325,11 +326,12 @@ requires has_dtype<T>
 
 template <class... A>
 [[nodiscard]] FusionKey fusion_key(const A&... args) noexcept {
+    static_assert(sizeof...(A) <= max_fused_arguments,
+                  "kiln::fuse: a fused function takes at most 16 arguments");
     FusionKey key;
     key.count = static_cast<std::uint8_t>(sizeof...(A));
-    std::size_t i = 0;
-    ((key.codes[i++] = fusion_code(args)),
-     ...);  // NOLINT(cppcoreguidelines-pro-bounds-constant-array-index)
+    const std::array<std::uint16_t, sizeof...(A)> codes{fusion_code(args)...};
+    std::copy(codes.begin(), codes.end(), key.codes.begin());
     return key;
 }
 

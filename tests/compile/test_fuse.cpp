@@ -2,12 +2,12 @@
 // functions of several dtypes (float16, complex, integers), several outputs, constants that
 // are not finite, and reductions with a map before and a tail after.
 #include "core/compile/compile_cache.hpp"
-#include "core/fusion/fused_function.hpp"
 #include "core/kernels/elementwise/elementwise_variant.hpp"
 #include "core/kernels/reduction/reduction_definition.hpp"
 #include "core/kernels/reduction/reduction_source.hpp"
 #include "tests/support/backend_under_test.hpp"
 #include "tests/support/elf.hpp"
+#include "tests/support/fuse_trace.hpp"
 
 #include <kiln/fuse.hpp>
 
@@ -28,40 +28,12 @@ namespace {
 using kiln::DType;
 using kiln::ndarray;
 using kiln::detail::FusedDefinition;
-using kiln::detail::FusionKey;
-using kiln::fusion::Var;
+
+using kiln::test::trace;
+using kiln::test::Traced;
 
 ndarray array_of(DType dtype, std::size_t ndim) {
-    kiln::Shape shape(ndim, 2);
-    kiln::Strides strides(ndim, static_cast<std::int64_t>(kiln::itemsize(dtype)));
-    return {nullptr, dtype, shape, strides, 0, 0};
-}
-
-template <class F, std::size_t... I>
-std::vector<Var> call_traced(const F& f, std::span<const Var> vars,
-                             std::index_sequence<I...> /*indices*/) {
-    const auto result = f(vars[I]...);
-    if constexpr (std::is_same_v<std::remove_cv_t<decltype(result)>, Var>) {
-        return {result};
-    } else {
-        return std::apply([](const auto&... r) { return std::vector<Var>{r...}; }, result);
-    }
-}
-
-struct Traced {
-    FusedDefinition fused;
-    FusionKey key;
-};
-
-template <class F, class... A>
-Traced trace(const std::string& name, const F& f, const A&... args) {
-    const FusionKey key = kiln::detail::fusion_key(args...);
-    return {kiln::detail::trace_fused(name, key,
-                                      [&](std::span<const Var> vars) {
-                                          return call_traced(f, vars,
-                                                             std::index_sequence_for<A...>{});
-                                      }),
-            key};
+    return kiln::test::memoryless_array(dtype, ndim);
 }
 
 bool is_scalar(const Traced& t, std::int32_t position) {

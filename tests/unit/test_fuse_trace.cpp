@@ -1,8 +1,8 @@
 // kiln::fuse without a device: what a trace records (nodes, shared subexpressions, NEP 50
 // dtypes), the key that selects a kernel, the kernel text it defines, and the errors for what
 // cannot be fused.
-#include "core/fusion/fused_function.hpp"
 #include "core/fusion/graph.hpp"
+#include "tests/support/fuse_trace.hpp"
 
 #include <kiln/error.hpp>
 #include <kiln/fuse.hpp>
@@ -28,31 +28,14 @@ using kiln::detail::Node;
 using kiln::detail::NodeKind;
 using kiln::fusion::Var;
 
-// An array of `dtype` and rank `ndim` with no memory: enough for keys and traces.
 ndarray array_of(DType dtype, std::size_t ndim) {
-    kiln::Shape shape(ndim, 2);
-    kiln::Strides strides(ndim, static_cast<std::int64_t>(kiln::itemsize(dtype)));
-    return {nullptr, dtype, shape, strides, 0, 0};
-}
-
-template <class F, class... A, std::size_t... I>
-std::vector<Var> call_traced(const F& f, std::span<const Var> vars,
-                             std::index_sequence<I...> /*indices*/) {
-    const auto result = f(vars[I]...);
-    if constexpr (std::is_same_v<std::remove_cv_t<decltype(result)>, Var>) {
-        return {result};
-    } else {
-        return std::apply([](const auto&... r) { return std::vector<Var>{r...}; }, result);
-    }
+    return kiln::test::memoryless_array(dtype, ndim);
 }
 
 // The kernel `f` defines for arguments like `args`.
 template <class F, class... A>
 FusedDefinition define(const F& f, const A&... args) {
-    return kiln::detail::trace_fused(
-        "fused", kiln::detail::fusion_key(args...), [&](std::span<const Var> vars) {
-            return call_traced<F, A...>(f, vars, std::index_sequence_for<A...>{});
-        });
+    return kiln::test::trace("fused", f, args...).fused;
 }
 
 Node argument(NodeKind kind, DType dtype, std::int32_t position) {

@@ -2,6 +2,7 @@
 // dtypes), the key that selects a kernel, the kernel text it defines, and the errors for what
 // cannot be fused.
 #include "core/fusion/graph.hpp"
+#include "core/routines/ufunc_table.hpp"
 #include "tests/support/fuse_trace.hpp"
 
 #include <kiln/error.hpp>
@@ -96,6 +97,38 @@ TEST(FuseTrace, DtypesFollowTheEagerRules) {
     EXPECT_EQ(dtype(f32.astype(DType::int16)), DType::int16);
     // sum of small integers accumulates and returns int64; mean of integers is float64.
     EXPECT_EQ(dtype(kiln::sum(i8)), DType::int64);
+}
+
+TEST(FuseTrace, EveryUfuncOfTheTableTraces) {
+    Graph graph("every_ufunc");
+    const kiln::detail::TraceScope scope(graph);
+    const Var f64(graph.add(argument(NodeKind::array, DType::float64, 0)));
+    const Var i32(graph.add(argument(NodeKind::array, DType::int32, 1)));
+    for (const kiln::detail::UfuncDefinition* ufunc : kiln::detail::ufuncs::all) {
+        SCOPED_TRACE(std::string(ufunc->name));
+        // Bitwise operations and shifts take integers; everything else takes float64.
+        const Var x = ufunc->floating.empty() ? i32 : f64;
+        const std::size_t before = graph.size();
+        Var traced(-1);
+        switch (ufunc->arity) {
+            case 1:
+                traced = kiln::fusion::trace_ufunc(ufunc->name, {x});
+                break;
+            case 2:
+                traced = kiln::fusion::trace_ufunc(ufunc->name, {x, x});
+                break;
+            default:
+                traced = kiln::fusion::trace_ufunc(ufunc->name, {x, x, x});
+                break;
+        }
+        EXPECT_EQ(graph.node(traced.node()).ufunc, ufunc);
+        EXPECT_EQ(graph.size(), before + 1);
+    }
+    // The header's names reach the same rows: divide is true_divide, operators their ufuncs.
+    EXPECT_EQ(graph.node(kiln::divide(f64, 2.0).node()).ufunc->name, "true_divide");
+    EXPECT_EQ(graph.node((i32 << 1).node()).ufunc->name, "left_shift");
+    EXPECT_EQ(graph.node((!f64).node()).ufunc->name, "logical_not");
+    EXPECT_EQ(graph.node(kiln::clip(f64, 0.0, 1.0).node()).ufunc->name, "clip");
 }
 
 TEST(FuseTrace, MeanOfIntegersIsFloat64AndMaxKeepsTheDtype) {

@@ -11,6 +11,7 @@
 #include <kiln/elementwise_kernel.hpp>
 #include <kiln/error.hpp>
 #include <kiln/event.hpp>
+#include <kiln/fuse.hpp>
 #include <kiln/graph.hpp>
 #include <kiln/jit_kernel.hpp>
 #include <kiln/kernel_attributes.hpp>

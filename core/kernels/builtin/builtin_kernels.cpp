@@ -88,8 +88,8 @@ std::string type_of(DType dtype) {
     return std::string(c_type(dtype));
 }
 
-// The device expression converting `s` of type `from` to type `to`, with NumPy's meaning: a
-// complex value gives a real dtype its real part, and anything non-zero is true.
+}  // namespace
+
 std::string conversion(DType from, DType to) {
     const std::string target = type_of(to);
     const bool from_complex = kind(from) == 'c';
@@ -106,8 +106,6 @@ std::string conversion(DType from, DType to) {
     }
     return cast + "(s)";
 }
-
-}  // namespace
 
 NativeFunction builtin_function(const char* name, const std::string& variant,
                                 const std::function<std::string()>& make_source) {

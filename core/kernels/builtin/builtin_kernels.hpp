@@ -31,6 +31,10 @@ inline constexpr std::size_t max_builtin_ndim = 32;
 [[nodiscard]] NativeFunction builtin_function(const char* name, const std::string& variant,
                                               const std::function<std::string()>& make_source);
 
+// The device expression converting `s` of type `from` to type `to`, with NumPy's meaning: a
+// complex value gives a real dtype its real part, and anything non-zero is true.
+[[nodiscard]] std::string conversion(DType from, DType to);
+
 // The generated sources, one per variant (exposed so that tests compile every one).
 [[nodiscard]] std::string copy_source(DType from, DType to);
 [[nodiscard]] std::string fill_source(std::size_t item_bytes);

@@ -81,6 +81,7 @@ inline hipError_t module_global(void** address, std::size_t* bytes, hipModule_t 
                                 const char* name) {
     hipDeviceptr_t pointer{};
     const hipError_t rc = HipFunctions::module_get_global(&pointer, bytes, module, name);
+    // NOLINTNEXTLINE(performance-no-int-to-ptr): a device address, as the driver gives it
     *address = reinterpret_cast<void*>(pointer);
     return rc;
 }

@@ -41,14 +41,17 @@ Function driver_function(const char* name) {
 }
 
 // HIP's calls need no context; the driver's module and launch calls run in the calling thread's
-// current one. The CUDA runtime makes the primary context of the thread's device current at the
-// thread's first runtime call that needs a context, or at hipSetDevice, but HIP's module calls
-// can come first: a thread's first driver call makes that runtime call (cudaFree(nullptr) frees
-// nothing).
+// current one. The CUDA runtime makes the primary context of the thread's device current at
+// cudaSetDevice and at the thread's first runtime call that needs a context, but HIP's module
+// calls can come first (a thread that only launches kernels on arrays made elsewhere): a thread's
+// first driver call sets the thread's device again, which makes its primary context current.
 void bind_runtime_context() {
     thread_local bool bound = false;
     if (!bound) {
-        (void)cudaFree(nullptr);
+        int device = 0;
+        if (cudaGetDevice(&device) == cudaSuccess) {
+            (void)cudaSetDevice(device);
+        }
         bound = true;
     }
 }
@@ -63,81 +66,79 @@ void bind_runtime_context() {
 
 // The body of a driver forwarder: `function`'s entry point, looked up once by its unversioned
 // name, called with the arguments.
-#define KILN_CALL_DRIVER(function, ...)                                                  \
-    ::kiln::detail::hip::bind_runtime_context();                                         \
-    static const auto forward =                                                          \
-        ::kiln::detail::hip::driver_function<decltype(&(function))>(#function);          \
+#define KILN_CALL_DRIVER(function, ...)                                         \
+    ::kiln::detail::hip::bind_runtime_context();                                \
+    static const auto forward =                                                 \
+        ::kiln::detail::hip::driver_function<decltype(&(function))>(#function); \
     return forward != nullptr ? forward(__VA_ARGS__) : CUDA_ERROR_NOT_FOUND
 
 using kiln::detail::hip::Nvrtc;
 
+// Each keeps the vendor header's parameter names.
 KILN_FORWARDER const char* nvrtcGetErrorString(nvrtcResult result) {
     return Nvrtc::get_error_string(result);
 }
 KILN_FORWARDER nvrtcResult nvrtcVersion(int* major, int* minor) {
     return Nvrtc::version(major, minor);
 }
-KILN_FORWARDER nvrtcResult nvrtcCreateProgram(nvrtcProgram* program, const char* source,
-                                              const char* name, int header_count,
-                                              const char* const* headers,
-                                              const char* const* include_names) {
-    return Nvrtc::create_program(program, source, name, header_count, headers, include_names);
+KILN_FORWARDER nvrtcResult nvrtcCreateProgram(nvrtcProgram* prog, const char* src, const char* name,
+                                              int numHeaders, const char* const* headers,
+                                              const char* const* includeNames) {
+    return Nvrtc::create_program(prog, src, name, numHeaders, headers, includeNames);
 }
-KILN_FORWARDER nvrtcResult nvrtcDestroyProgram(nvrtcProgram* program) {
-    return Nvrtc::destroy_program(program);
+KILN_FORWARDER nvrtcResult nvrtcDestroyProgram(nvrtcProgram* prog) {
+    return Nvrtc::destroy_program(prog);
 }
-KILN_FORWARDER nvrtcResult nvrtcCompileProgram(nvrtcProgram program, int option_count,
+KILN_FORWARDER nvrtcResult nvrtcCompileProgram(nvrtcProgram prog, int numOptions,
                                                const char* const* options) {
-    return Nvrtc::compile_program(program, option_count, options);
+    return Nvrtc::compile_program(prog, numOptions, options);
 }
-KILN_FORWARDER nvrtcResult nvrtcGetProgramLogSize(nvrtcProgram program, std::size_t* bytes) {
-    return Nvrtc::get_log_size(program, bytes);
+KILN_FORWARDER nvrtcResult nvrtcGetProgramLogSize(nvrtcProgram prog, std::size_t* logSizeRet) {
+    return Nvrtc::get_log_size(prog, logSizeRet);
 }
-KILN_FORWARDER nvrtcResult nvrtcGetProgramLog(nvrtcProgram program, char* log) {
-    return Nvrtc::get_log(program, log);
+KILN_FORWARDER nvrtcResult nvrtcGetProgramLog(nvrtcProgram prog, char* log) {
+    return Nvrtc::get_log(prog, log);
 }
-KILN_FORWARDER nvrtcResult nvrtcAddNameExpression(nvrtcProgram program, const char* expression) {
-    return Nvrtc::add_name_expression(program, expression);
+KILN_FORWARDER nvrtcResult nvrtcAddNameExpression(nvrtcProgram prog, const char* name_expression) {
+    return Nvrtc::add_name_expression(prog, name_expression);
 }
-KILN_FORWARDER nvrtcResult nvrtcGetLoweredName(nvrtcProgram program, const char* expression,
-                                               const char** lowered) {
-    return Nvrtc::get_lowered_name(program, expression, lowered);
+KILN_FORWARDER nvrtcResult nvrtcGetLoweredName(nvrtcProgram prog, const char* name_expression,
+                                               const char** lowered_name) {
+    return Nvrtc::get_lowered_name(prog, name_expression, lowered_name);
 }
-KILN_FORWARDER nvrtcResult nvrtcGetCUBINSize(nvrtcProgram program, std::size_t* bytes) {
-    return Nvrtc::get_cubin_size(program, bytes);
+KILN_FORWARDER nvrtcResult nvrtcGetCUBINSize(nvrtcProgram prog, std::size_t* cubinSizeRet) {
+    return Nvrtc::get_cubin_size(prog, cubinSizeRet);
 }
-KILN_FORWARDER nvrtcResult nvrtcGetCUBIN(nvrtcProgram program, char* image) {
-    return Nvrtc::get_cubin(program, image);
+KILN_FORWARDER nvrtcResult nvrtcGetCUBIN(nvrtcProgram prog, char* cubin) {
+    return Nvrtc::get_cubin(prog, cubin);
 }
 
 KILN_FORWARDER CUresult cuModuleLoadData(CUmodule* module, const void* image) {
     KILN_CALL_DRIVER(cuModuleLoadData, module, image);
 }
-KILN_FORWARDER CUresult cuModuleUnload(CUmodule module) {
-    KILN_CALL_DRIVER(cuModuleUnload, module);
+KILN_FORWARDER CUresult cuModuleUnload(CUmodule hmod) {
+    KILN_CALL_DRIVER(cuModuleUnload, hmod);
 }
-KILN_FORWARDER CUresult cuModuleGetFunction(CUfunction* function, CUmodule module,
-                                            const char* name) {
-    KILN_CALL_DRIVER(cuModuleGetFunction, function, module, name);
+KILN_FORWARDER CUresult cuModuleGetFunction(CUfunction* hfunc, CUmodule hmod, const char* name) {
+    KILN_CALL_DRIVER(cuModuleGetFunction, hfunc, hmod, name);
 }
-KILN_FORWARDER CUresult cuModuleGetGlobal(CUdeviceptr* address, std::size_t* bytes, CUmodule module,
+KILN_FORWARDER CUresult cuModuleGetGlobal(CUdeviceptr* dptr, std::size_t* bytes, CUmodule hmod,
                                           const char* name) {
-    KILN_CALL_DRIVER(cuModuleGetGlobal, address, bytes, module, name);
+    KILN_CALL_DRIVER(cuModuleGetGlobal, dptr, bytes, hmod, name);
 }
-KILN_FORWARDER CUresult cuFuncGetAttribute(int* value, CUfunction_attribute attribute,
-                                           CUfunction function) {
-    KILN_CALL_DRIVER(cuFuncGetAttribute, value, attribute, function);
+KILN_FORWARDER CUresult cuFuncGetAttribute(int* pi, CUfunction_attribute attrib, CUfunction hfunc) {
+    KILN_CALL_DRIVER(cuFuncGetAttribute, pi, attrib, hfunc);
 }
-KILN_FORWARDER CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, CUfunction function,
-                                                                    int block_size,
-                                                                    std::size_t shared_bytes) {
-    KILN_CALL_DRIVER(cuOccupancyMaxActiveBlocksPerMultiprocessor, blocks, function, block_size,
-                     shared_bytes);
+KILN_FORWARDER CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, CUfunction func,
+                                                                    int blockSize,
+                                                                    std::size_t dynamicSMemSize) {
+    KILN_CALL_DRIVER(cuOccupancyMaxActiveBlocksPerMultiprocessor, numBlocks, func, blockSize,
+                     dynamicSMemSize);
 }
-KILN_FORWARDER CUresult cuLaunchKernel(CUfunction function, unsigned grid_x, unsigned grid_y,
-                                       unsigned grid_z, unsigned block_x, unsigned block_y,
-                                       unsigned block_z, unsigned shared_bytes, CUstream stream,
-                                       void** arguments, void** extra) {
-    KILN_CALL_DRIVER(cuLaunchKernel, function, grid_x, grid_y, grid_z, block_x, block_y, block_z,
-                     shared_bytes, stream, arguments, extra);
+KILN_FORWARDER CUresult cuLaunchKernel(CUfunction f, unsigned gridDimX, unsigned gridDimY,
+                                       unsigned gridDimZ, unsigned blockDimX, unsigned blockDimY,
+                                       unsigned blockDimZ, unsigned sharedMemBytes,
+                                       CUstream hStream, void** kernelParams, void** extra) {
+    KILN_CALL_DRIVER(cuLaunchKernel, f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY,
+                     blockDimZ, sharedMemBytes, hStream, kernelParams, extra);
 }

@@ -1,15 +1,21 @@
-// HIP's NVIDIA platform headers (hip/nvidia_detail, HIP 5.2), made to compile against CUDA 13 with
-// a host compiler. They map every hip* and hiprtc* function onto an inline wrapper over the CUDA runtime, the CUDA
-// driver and NVRTC, and every one of those wrappers is compiled, used or not. HIP 5.2 predates
-// CUDA 12, which removed texture references and multi-device cooperative launch, and CUDA 13,
-// which removed five cudaDeviceProp fields and one attribute and changed cuCtxCreate,
-// cudaMemPrefetchAsync and cudaMemAdvise: the declarations below close exactly that gap (18 errors
-// from GCC 12 without them). None is reached by kiln: the removed functions answer
-// cudaErrorNotSupported, the removed fields read 0.
+// HIP's NVIDIA platform headers (hip/nvidia_detail, HIP 5.2), made to compile against CUDA 13
+// with a host compiler. They map every hip* and hiprtc* function onto an inline wrapper over the
+// CUDA runtime, the CUDA driver and NVRTC, and every one of those wrappers is compiled, used or
+// not. HIP 5.2 predates CUDA 12, which removed texture references and multi-device cooperative
+// launch, and CUDA 13, which removed five cudaDeviceProp fields and one attribute and changed
+// cuCtxCreate, cudaMemPrefetchAsync and cudaMemAdvise: the declarations below close exactly that
+// gap (GCC 12 reports 18 errors without them). None is reached by kiln: the removed functions
+// answer cudaErrorNotSupported, the removed fields read 0.
 #pragma once
 
 #ifndef __HIP_PLATFORM_NVIDIA__
 #error "backends/hip/nvidia_headers.hpp is for HIP's NVIDIA platform (__HIP_PLATFORM_NVIDIA__)"
+#endif
+
+#include <hip/hip_version.h>
+
+#if HIP_VERSION_MAJOR != 5
+#error "backends/hip/nvidia_headers.hpp closes the gaps of HIP 5's NVIDIA headers (tested: 5.2)"
 #endif
 
 // CUDA's own headers first, under their own names: the cudaDeviceProp macro below must not reach

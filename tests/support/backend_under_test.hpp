@@ -38,10 +38,6 @@ inline bool is_amd() {
     return is_hip() && KILN_HIP_NVIDIA == 0;
 }
 
-// The reason an AMD-only test gives on HIP's NVIDIA platform.
-inline constexpr const char* amd_only =
-    "AMD-only: this build's HIP backend runs on HIP's NVIDIA platform (NVRTC, sm_XX, cubins)";
-
 // The targets CI compiles every kernel for, without a device.
 inline std::vector<std::string> compile_targets() {
     if (is_nvidia()) {

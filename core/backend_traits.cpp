@@ -1,5 +1,6 @@
 #include "backend_traits.hpp"
 
+#include <kiln/config.hpp>
 #include <kiln/error.hpp>
 
 #include <dlpack/dlpack.h>
@@ -54,7 +55,13 @@ constexpr std::array<std::string_view, 1> nvrtc_debug = {"-G"};
 constexpr std::array<std::string_view, 1> hiprtc_debug = {"-g"};
 
 constexpr BackendTraits cuda_traits{"cuda", kDLCUDA, nvrtc_debug, nvidia_warp_size, "sm_80"};
-constexpr BackendTraits hip_traits{"hip", kDLROCM, hiprtc_debug, amd_warp_size, "gfx90a"};
+constexpr BackendTraits hip_on_amd_traits{"hip", kDLROCM, hiprtc_debug, amd_warp_size, "gfx90a"};
+// HIP's NVIDIA platform: HIP's API over CUDA memory, kernels compiled by NVRTC for NVIDIA GPUs
+// (backends/hip/nvidia_platform.hpp).
+constexpr BackendTraits hip_on_nvidia_traits{"hip", kDLCUDA, nvrtc_debug, nvidia_warp_size,
+                                             "sm_80"};
+constexpr const BackendTraits& hip_traits =
+    KILN_HIP_NVIDIA != 0 ? hip_on_nvidia_traits : hip_on_amd_traits;
 
 }  // namespace
 

@@ -19,7 +19,7 @@ TEST(Device, PropertiesDescribeARealDevice) {
     const kiln::Device device(0);
     const auto& p = device.properties();
     EXPECT_FALSE(p.name.empty());
-    EXPECT_TRUE(p.arch.starts_with(kiln::test::is_cuda() ? "sm_" : "gfx")) << p.arch;
+    EXPECT_TRUE(p.arch.starts_with(kiln::test::is_nvidia() ? "sm_" : "gfx")) << p.arch;
     EXPECT_GT(p.multiprocessor_count, 0);
     EXPECT_TRUE(p.warp_size == 32 || p.warp_size == 64) << p.warp_size;
     EXPECT_GE(p.max_threads_per_block, 256);

@@ -360,7 +360,7 @@ TEST(Array, DlpackRoundTripSharesMemory) {
     KILN_REQUIRE_DEVICE();
     const ndarray a = kiln::arange(12).reshape({3, 4}).transpose();
     DLManagedTensor* tensor = kiln::to_dlpack(a);
-    EXPECT_EQ(tensor->dl_tensor.device.device_type, kiln::test::is_cuda() ? kDLCUDA : kDLROCM);
+    EXPECT_EQ(tensor->dl_tensor.device.device_type, kiln::test::is_nvidia() ? kDLCUDA : kDLROCM);
     EXPECT_EQ(tensor->dl_tensor.strides[0], 1);
     EXPECT_EQ(tensor->dl_tensor.strides[1], 4);
     const ndarray b = kiln::from_dlpack(tensor);

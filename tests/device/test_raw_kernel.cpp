@@ -183,7 +183,7 @@ extern "C" __global__ void fill7(int* x) { x[threadIdx.x] = 7; }
     const auto image = source.compile(kiln::Device::current().properties().arch);
     const auto path = std::filesystem::temp_directory_path() /
                       (std::string("kiln-test-") + std::to_string(::getpid()) +
-                       (kiln::test::is_cuda() ? ".cubin" : ".hsaco"));
+                       (kiln::test::is_nvidia() ? ".cubin" : ".hsaco"));
     std::ofstream(path, std::ios::binary).write(image.data(), static_cast<long>(image.size()));
     const auto loaded = kiln::RawModule::from_file(path);
     std::filesystem::remove(path);

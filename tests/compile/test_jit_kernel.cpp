@@ -105,14 +105,15 @@ TEST(JitKernel, CompileErrorNamesThisFileAndTheMacrosLine) {
     } catch (const kiln::CompileError& e) {
         EXPECT_EQ(e.kernel(), "broken");
         const std::string file = __FILE__;
-        // NVRTC writes "file(line): error", HIPRTC (clang) "file:line:column: error".
-        const std::string at = kiln::test::is_cuda()
+        // NVRTC (CUDA, and HIP on NVIDIA) writes "file(line): error", HIPRTC on AMD (clang)
+        // "file:line:column: error".
+        const std::string at = kiln::test::is_nvidia()
                                    ? file + "(" + std::to_string(broken_line) + "): error"
                                    : file + ":" + std::to_string(broken_line) + ":";
         EXPECT_NE(e.log().find(at), std::string::npos) << e.log();
         EXPECT_NE(e.log().find("undefined_name"), std::string::npos) << e.log();
         // Only that line: the body has no line of its own.
-        const std::string next = kiln::test::is_cuda()
+        const std::string next = kiln::test::is_nvidia()
                                      ? file + "(" + std::to_string(broken_line + 2) + ")"
                                      : file + ":" + std::to_string(broken_line + 2) + ":";
         EXPECT_EQ(e.log().find(next), std::string::npos) << e.log();

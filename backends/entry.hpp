@@ -55,4 +55,7 @@ void call(const E& entry, Args&&... args) {
 // name.
 // NOLINTNEXTLINE(bugprone-macro-parentheses): the arguments are a name and a function, not values
 #define KILN_LINKED_ENTRY(member, function) static constexpr ::kiln::detail::Entry<&(function)> member{#function}
+// The same for an overloaded `function`: `type` (a function pointer type) picks the overload.
+// NOLINTNEXTLINE(bugprone-macro-parentheses): the arguments are a name, a function and a type
+#define KILN_LINKED_OVERLOAD_ENTRY(member, function, type) static constexpr ::kiln::detail::Entry<static_cast<type>(&(function))> member{#function}
 // clang-format on

@@ -1,5 +1,6 @@
 #include "driver_launch.hpp"
 
+#include <kiln/config.hpp>
 #include <kiln/error.hpp>
 
 #include <dlfcn.h>
@@ -18,10 +19,16 @@ struct DriverNames {
 };
 
 DriverNames names_for(BackendKind backend) {
+    const DriverNames cuda{"libcuda.so.1", "cuModuleLoadData", "cuModuleGetFunction",
+                           "cuLaunchKernel"};
     switch (backend) {
         case BackendKind::cuda:
-            return {"libcuda.so.1", "cuModuleLoadData", "cuModuleGetFunction", "cuLaunchKernel"};
+            return cuda;
         case BackendKind::hip:
+            // HIP's NVIDIA platform runs its module calls on CUDA's driver.
+            if (KILN_HIP_NVIDIA != 0) {
+                return cuda;
+            }
             return {"libamdhip64.so", "hipModuleLoadData", "hipModuleGetFunction",
                     "hipModuleLaunchKernel"};
         case BackendKind::host:

@@ -70,9 +70,9 @@ private:
 std::vector<Workload> all_workloads() {
     std::vector<Workload> all;
     for (auto family :
-         {elementwise_workloads, routine_workloads, mse_workloads, reduction_workloads,
-          raw_kernel_workloads, stream_workloads, launch_overhead_workloads, pool_workloads,
-          first_call_workloads, compile_workloads}) {
+         {elementwise_workloads, routine_workloads, fuse_workloads, mse_workloads,
+          reduction_workloads, raw_kernel_workloads, stream_workloads, launch_overhead_workloads,
+          pool_workloads, first_call_workloads, compile_workloads}) {
         for (auto& workload : family()) {
             all.push_back(std::move(workload));
         }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs kiln's demo and every test binary of this folder (made by ci/gpu.sh) on an NVIDIA GPU.
 # Usage: run.sh [results-dir] [--bench | --bench-only | --sanitize]. Writes each binary's output
-# and GoogleTest XML there, then prints a summary; exits non-zero if any test failed.
+# and GoogleTest XML there, then prints a summary (kept in summary.txt there too); exits non-zero
+# if any test failed.
 # --bench then runs the benchmark: kiln-bench, bench/cupy_compare.py (CuPy, same workloads and
 # inputs) and bench/plot.py, writing <device>-<date>.json, its -combined.md/.json and PNG plots
 # into results-dir. --bench-only runs the benchmark without the tests.
@@ -146,7 +147,14 @@ else
     echo "kiln-demo: not in this bundle (a sanitized preset builds no demo)"
 fi
 
-printf '%-28s %7s %7s %8s\n' binary passed failed skipped
+summary=$results/summary.txt
+# A summary line, printed and kept.
+# shellcheck disable=SC2059 # the callers pass the format
+say() { printf "$@" | tee -a "$summary"; }
+cat "$results/gpu.txt" >"$summary"
+# Which backend the bundle's kiln chose, and its libraries (hip for a hip-nvidia bundle).
+"$here/bin/kiln-loader-probe" 2>&1 | grep -E '^(backend|library)' | tee -a "$summary"
+say '%-28s %7s %7s %8s\n' binary passed failed skipped
 for test in "$here"/tests/*; do
     name=$(basename "$test")
     xml="$results/$name.xml"
@@ -165,13 +173,13 @@ for test in "$here"/tests/*; do
     fi
     passed=$((total - failed - skipped))
     [ "$passed" -ge 0 ] || passed=0
-    printf '%-28s %7d %7d %8d\n' "$name" "$passed" "$failed" "$skipped"
+    say '%-28s %7d %7d %8d\n' "$name" "$passed" "$failed" "$skipped"
     [ "$rc" -eq 0 ] || tail -n 40 "$results/$name.txt"
     sum_passed=$((sum_passed + passed)) sum_failed=$((sum_failed + failed))
     sum_skipped=$((sum_skipped + skipped))
 done
-grep -h '^\[ device' "$results"/*.txt | sort -u
-[ "$demo_rc" -eq 0 ] || { echo "kiln-demo failed ($demo_rc)"; sum_failed=$((sum_failed + 1)); }
+grep -h '^\[ device' "$results"/*.txt | sort -u | tee -a "$summary"
+[ "$demo_rc" -eq 0 ] || { say 'kiln-demo failed (%d)\n' "$demo_rc"; sum_failed=$((sum_failed + 1)); }
 [ "$bench" -eq 0 ] || run_bench
-echo "total: $sum_passed passed, $sum_failed failed, $sum_skipped skipped"
+say 'total: %d passed, %d failed, %d skipped\n' "$sum_passed" "$sum_failed" "$sum_skipped"
 [ "$sum_failed" -eq 0 ]

@@ -3,6 +3,8 @@
 # preset): a self-contained folder that runs
 # kiln's tests and demo on a machine with an NVIDIA GPU and CUDA 13 but no Kokkos, no GoogleTest
 # and no package registry. Binaries find their libraries through $ORIGIN: no build paths inside.
+# `ci/gpu.sh hip-nvidia` packs the HIP backend built on HIP's NVIDIA platform (build/gpu-hip-nvidia):
+# its tests select KILN_BACKEND=hip themselves, and it needs nothing of HIP at run time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 preset=${1:-cuda}

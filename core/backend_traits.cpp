@@ -2,6 +2,7 @@
 
 #include "backend.hpp"
 
+#include <kiln/config.hpp>
 #include <kiln/error.hpp>
 
 #include <dlpack/dlpack.h>
@@ -64,8 +65,14 @@ constexpr std::array<std::string_view, 2> host_debug = {"-g", "-O0"};
 
 constexpr BackendTraits cuda_traits{"cuda",      Dialect::gpu,     kDLCUDA,
                                     nvrtc_debug, nvidia_warp_size, "sm_80"};
-constexpr BackendTraits hip_traits{"hip",        Dialect::gpu,  kDLROCM,
-                                   hiprtc_debug, amd_warp_size, "gfx90a"};
+constexpr BackendTraits hip_on_amd_traits{"hip",        Dialect::gpu,  kDLROCM,
+                                          hiprtc_debug, amd_warp_size, "gfx90a"};
+// HIP's NVIDIA platform: HIP's API over CUDA memory, kernels compiled by NVRTC for NVIDIA GPUs
+// (backends/hip/nvidia_platform.hpp).
+constexpr BackendTraits hip_on_nvidia_traits{"hip",       Dialect::gpu,     kDLCUDA,
+                                             nvrtc_debug, nvidia_warp_size, "sm_80"};
+constexpr const BackendTraits& hip_traits =
+    KILN_HIP_NVIDIA != 0 ? hip_on_nvidia_traits : hip_on_amd_traits;
 constexpr BackendTraits host_traits{"host",     Dialect::host,  kDLCPU,
                                     host_debug, host_warp_size, "native"};
 

@@ -7,10 +7,10 @@
 #include "../host_function.hpp"
 #include "../vendor_library.hpp"
 #include "blas.hpp"
+#include "nvrtc_library.hpp"
 #include "toolkit_headers.hpp"
 
 #include <cuda_runtime_api.h>
-#include <nvrtc.h>
 #include <nvtx3/nvToolsExt.h>
 
 #include <string>
@@ -75,33 +75,13 @@ inline cudaError_t instantiate_graph(cudaGraphExec_t* exec, cudaGraph_t graph) {
     return cudaGraphInstantiate(exec, graph, 0);
 }
 
-#ifndef KILN_CUDA_LIBRARY_DIR
-#define KILN_CUDA_LIBRARY_DIR ""
-#endif
-
-// NVRTC, whichever major version the machine has, preferring the one kiln was built with.
-inline VendorLibrary& nvrtc_library() {
-    // Never destroyed: see VendorLibrary.
-    static auto& library = *new VendorLibrary(
-        {.what = "NVRTC",
-         .names = versioned_names("libnvrtc.so", {CUDART_VERSION / 1000, 13, 12}),
-         .root_variables = {"CUDA_PATH", "CUDA_HOME"},
-         .roots = {"/usr/local/cuda"},
-         .subdirectories = {"lib64", "lib"},
-         .directories = {KILN_CUDA_LIBRARY_DIR}});
-    return library;
-}
-
-struct Nvrtc {
-    static VendorLibrary& library() { return nvrtc_library(); }
+// NVRTC's compile calls; its error texts and targets come from NvrtcTargets.
+struct Nvrtc : NvrtcTargets {
     using program_t = nvrtcProgram;
     static constexpr BackendKind kind = BackendKind::cuda;
     static constexpr const char* compiler_name = "NVRTC";
-    static constexpr nvrtcResult success = NVRTC_SUCCESS;
     static constexpr nvrtcResult compilation_error = NVRTC_ERROR_COMPILATION;
-    static std::string error_text(nvrtcResult rc) { return get_error_string(rc); }
 
-    KILN_ENTRY(get_error_string, nvrtcGetErrorString);
     KILN_ENTRY(create_program, nvrtcCreateProgram);
     KILN_ENTRY(compile_program, nvrtcCompileProgram);
     KILN_ENTRY(get_log_size, nvrtcGetProgramLogSize);
@@ -112,39 +92,10 @@ struct Nvrtc {
     KILN_ENTRY(add_name_expression, nvrtcAddNameExpression);
     KILN_ENTRY(get_lowered_name, nvrtcGetLoweredName);
     KILN_ENTRY(version, nvrtcVersion);
-    KILN_ENTRY(get_supported_arch_count, nvrtcGetNumSupportedArchs);
-    KILN_ENTRY(get_supported_archs, nvrtcGetSupportedArchs);
 
-    static std::vector<std::string> base_options(const std::string& target) {
-        return {"-arch=" + target, "-std=c++17"};
-    }
     static std::string version_suffix() { return ""; }
     static const ToolkitHeaders& toolkit_headers() {
         return cuda::toolkit_headers(nvrtc_library().path());
-    }
-
-    // "sm_90a", "sm_100f" and "compute_90" are all variants of "sm_90" / "sm_100".
-    static std::string base_target(std::string target) {
-        if (target.starts_with("compute_")) {
-            target = "sm_" + target.substr(8);
-        }
-        while (!target.empty() && target.back() >= 'a' && target.back() <= 'z') {
-            target.pop_back();
-        }
-        return target;
-    }
-
-    static std::vector<std::string> supported_targets() {
-        int count = 0;
-        call<Nvrtc>(get_supported_arch_count, &count);
-        std::vector<int> archs(static_cast<std::size_t>(count));
-        call<Nvrtc>(get_supported_archs, archs.data());
-        std::vector<std::string> targets;
-        targets.reserve(archs.size());
-        for (int arch : archs) {
-            targets.push_back("sm_" + std::to_string(arch));
-        }
-        return targets;
     }
 };
 
@@ -178,7 +129,7 @@ struct Api {
     static std::string error_text(cudaError_t rc) { return cudaGetErrorString(rc); }
 
     static std::string arch(const cudaDeviceProp& p) {
-        return "sm_" + std::to_string(p.major) + std::to_string(p.minor);
+        return NvrtcTargets::device_target(p.major, p.minor);
     }
     static std::size_t shared_memory_optin(const cudaDeviceProp& p) {
         return p.sharedMemPerBlockOptin;

@@ -1,74 +1,33 @@
-// The HIP runtime and HIPRTC entry points that backends/runtime.hpp and compiler.hpp run over,
-// all resolved from libraries loaded at run time (backends/vendor_library.hpp).
+// The HIP runtime and HIPRTC entry points that backends/runtime.hpp and compiler.hpp run over. One
+// table for HIP's two platforms; what each platform supplies (where the entries come from, the
+// libraries loaded at run time, targets, code objects, the compiler's options) is in
+// amd_platform.hpp and nvidia_platform.hpp, which say what differs.
 #pragma once
 
 #include "../entry.hpp"
 #include "../host_function.hpp"
-#include "../vendor_library.hpp"
 #include "blas.hpp"
-#include "toolkit_headers.hpp"
 
-#include <amd_comgr.h>
-#include <hip/hip_runtime_api.h>
-#include <hip/hiprtc.h>
+#if defined(__HIP_PLATFORM_NVIDIA__)
+#include "nvidia_platform.hpp"
+#else
+#include "amd_platform.hpp"
+#endif
 
 #include <array>
 #include <string>
-#include <vector>
 
 namespace kiln::detail::hip {
 
-#ifndef KILN_HIP_LIBRARY_DIR
-#define KILN_HIP_LIBRARY_DIR ""
-#endif
-
-// Where ROCm keeps its libraries, for the three libraries below.
-inline LibrarySearch rocm_search(std::string what, std::vector<std::string> names) {
-    return {.what = std::move(what),
-            .names = std::move(names),
-            .root_variables = {"ROCM_PATH", "HIP_PATH"},
-            .roots = {"/opt/rocm"},
-            .subdirectories = {"lib", "lib64"},
-            .directories = {KILN_HIP_LIBRARY_DIR}};
-}
-
-// The HIP runtime, preferring the major version kiln was built with (ROCm 6 and later keep
-// exporting the 5.x ABI's names, such as hipGetDeviceProperties with the older layout).
-inline VendorLibrary& hip_library() {
-    // Never destroyed: see VendorLibrary.
-    static auto& library = *new VendorLibrary(rocm_search(
-        "HIP runtime", versioned_names("libamdhip64.so", {HIP_VERSION_MAJOR, 7, 6, 5})));
-    return library;
-}
-
-// HIPRTC: its own library since ROCm 6, inside the HIP runtime before.
-inline VendorLibrary& hiprtc_library() {
-    static auto& library = *new VendorLibrary([] {
-        auto names = versioned_names("libhiprtc.so", {HIP_VERSION_MAJOR, 7, 6, 5});
-        for (auto& name : versioned_names("libamdhip64.so", {HIP_VERSION_MAJOR, 7, 6, 5})) {
-            names.push_back(std::move(name));
-        }
-        return rocm_search("HIPRTC", std::move(names));
-    }());
-    return library;
-}
-
-// The code-object manager, whose ISA list says which targets HIPRTC compiles for.
-inline VendorLibrary& comgr_library() {
-    static auto& library = *new VendorLibrary(
-        rocm_search("amd_comgr",
-                    versioned_names("libamd_comgr.so", {AMD_COMGR_INTERFACE_VERSION_MAJOR, 3, 2})));
-    return library;
-}
-
 // The HIP runtime functions that the adapters below wrap.
-struct HipFunctions {
-    static VendorLibrary& library() { return hip_library(); }
-    KILN_OVERLOAD_ENTRY(host_malloc, hipHostMalloc, hipError_t (*)(void**, std::size_t, unsigned));
-    KILN_ENTRY(stream_add_callback, hipStreamAddCallback);
-    KILN_ENTRY(func_get_attribute, hipFuncGetAttribute);
-    KILN_ENTRY(graph_instantiate, hipGraphInstantiate);
-    KILN_ENTRY(module_launch_kernel, hipModuleLaunchKernel);
+struct HipFunctions : Platform {
+    KILN_HIP_OVERLOAD_ENTRY(host_malloc, hipHostMalloc,
+                            hipError_t (*)(void**, std::size_t, unsigned));
+    KILN_HIP_ENTRY(stream_add_callback, hipStreamAddCallback);
+    KILN_HIP_ENTRY(func_get_attribute, hipFuncGetAttribute);
+    KILN_HIP_ENTRY(graph_instantiate, hipGraphInstantiate);
+    KILN_HIP_ENTRY(module_launch_kernel, hipModuleLaunchKernel);
+    KILN_HIP_ENTRY(module_get_global, hipModuleGetGlobal);
 };
 
 inline hipError_t host_malloc_default(void** ptr, std::size_t bytes) {
@@ -101,12 +60,12 @@ inline hipError_t function_attributes(FunctionAttributes* out, hipFunction_t fun
     return hipSuccess;
 }
 
-// AMD has no opt-in for dynamic shared memory (the limit is a fixed 64 KiB per block) and no
-// carveout: a value within the limit is accepted as is.
+// HIP 5.2 has no call that sets a module function's attributes: no opt-in for more dynamic shared
+// memory and no carveout. A value within the platform's fixed limit is accepted as is.
 inline hipError_t set_function_attribute(hipFunction_t /*function*/, FunctionAttribute attribute,
                                          int value) {
-    constexpr int amd_shared_limit = 64 * 1024;
-    if (attribute == FunctionAttribute::max_dynamic_shared_size_bytes && value > amd_shared_limit) {
+    if (attribute == FunctionAttribute::max_dynamic_shared_size_bytes &&
+        value > Platform::dynamic_shared_memory_limit) {
         return hipErrorInvalidValue;
     }
     return hipSuccess;
@@ -116,33 +75,27 @@ inline hipError_t instantiate_graph(hipGraphExec_t* exec, hipGraph_t graph) {
     return HipFunctions::graph_instantiate(exec, graph, nullptr, nullptr, 0);
 }
 
+// A module global's address: hipDeviceptr_t is void* on AMD and CUdeviceptr (an integer) on
+// NVIDIA.
+inline hipError_t module_global(void** address, std::size_t* bytes, hipModule_t module,
+                                const char* name) {
+    hipDeviceptr_t pointer{};
+    const hipError_t rc = HipFunctions::module_get_global(&pointer, bytes, module, name);
+    // NOLINTNEXTLINE(performance-no-int-to-ptr): a device address, as the driver gives it
+    *address = reinterpret_cast<void*>(pointer);
+    return rc;
+}
+
 inline hipError_t launch_kernel(hipFunction_t function, const LaunchConfig& c, void** args) {
     return HipFunctions::module_launch_kernel(
         function, c.grid.x, c.grid.y, c.grid.z, c.block.x, c.block.y, c.block.z,
         static_cast<unsigned>(c.shared_mem), static_cast<hipStream_t>(c.stream), args, nullptr);
 }
 
-// The code-object manager's ISA list.
-struct Comgr {
-    static VendorLibrary& library() { return comgr_library(); }
-    static constexpr amd_comgr_status_t success = AMD_COMGR_STATUS_SUCCESS;
-    static std::string error_text(amd_comgr_status_t rc) {
-        const char* text = nullptr;
-        return status_string(rc, &text) == AMD_COMGR_STATUS_SUCCESS && text != nullptr
-                   ? text
-                   : "unknown amd_comgr status";
-    }
-
-    KILN_ENTRY(status_string, amd_comgr_status_string);
-    KILN_ENTRY(get_isa_count, amd_comgr_get_isa_count);
-    KILN_ENTRY(get_isa_name, amd_comgr_get_isa_name);
-};
-
-struct Hiprtc {
-    static VendorLibrary& library() { return hiprtc_library(); }
+// HIPRTC's compile calls; the platform adds its code objects, targets and headers.
+struct Hiprtc : CompilerPlatform {
     using program_t = hiprtcProgram;
     static constexpr BackendKind kind = BackendKind::hip;
-    static constexpr const char* compiler_name = "HIPRTC";
     static constexpr hiprtcResult success = HIPRTC_SUCCESS;
     static constexpr hiprtcResult compilation_error = HIPRTC_ERROR_COMPILATION;
     // hiprtcGetErrorString returns null for codes it does not know.
@@ -151,67 +104,29 @@ struct Hiprtc {
         return text != nullptr ? text : "unknown HIPRTC error";
     }
 
-    KILN_ENTRY(get_error_string, hiprtcGetErrorString);
+    KILN_HIP_ENTRY(get_error_string, hiprtcGetErrorString);
 
-    KILN_ENTRY(create_program, hiprtcCreateProgram);
-    KILN_ENTRY(compile_program, hiprtcCompileProgram);
-    KILN_ENTRY(get_log_size, hiprtcGetProgramLogSize);
-    KILN_ENTRY(get_log, hiprtcGetProgramLog);
-    KILN_ENTRY(get_code_size, hiprtcGetCodeSize);
-    KILN_ENTRY(get_code, hiprtcGetCode);
-    KILN_ENTRY(destroy_program, hiprtcDestroyProgram);
-    KILN_ENTRY(add_name_expression, hiprtcAddNameExpression);
-    KILN_ENTRY(get_lowered_name, hiprtcGetLoweredName);
-    KILN_ENTRY(version, hiprtcVersion);
+    KILN_HIP_ENTRY(create_program, hiprtcCreateProgram);
+    KILN_HIP_ENTRY(compile_program, hiprtcCompileProgram);
+    KILN_HIP_ENTRY(get_log_size, hiprtcGetProgramLogSize);
+    KILN_HIP_ENTRY(get_log, hiprtcGetProgramLog);
+    KILN_HIP_ENTRY(destroy_program, hiprtcDestroyProgram);
+    KILN_HIP_ENTRY(add_name_expression, hiprtcAddNameExpression);
+    KILN_HIP_ENTRY(get_lowered_name, hiprtcGetLoweredName);
+    KILN_HIP_ENTRY(version, hiprtcVersion);
 
     // hiprtcVersion reports the compiler's own version, not HIP's: add HIP's.
     static std::string version_suffix() {
         return " (HIP " + std::to_string(HIP_VERSION_MAJOR) + "." +
                std::to_string(HIP_VERSION_MINOR) + "." + std::to_string(HIP_VERSION_PATCH) + ")";
     }
-
-    static const ToolkitHeaders& toolkit_headers() {
-        return hip::toolkit_headers(hiprtc_library().path());
-    }
-
-    // HIPRTC prepends -std=c++14; a later option wins.
-    static std::vector<std::string> base_options(const std::string& target) {
-        return {"--offload-arch=" + target, "-std=c++17"};
-    }
-
-    // "gfx90a:sramecc+:xnack-" is processor gfx90a with two features.
-    static std::string base_target(const std::string& target) {
-        return target.substr(0, target.find(':'));
-    }
-
-    // The processors this HIPRTC's code-object manager knows, from its own ISA list.
-    static std::vector<std::string> supported_targets() {
-        std::size_t count = 0;
-        call<Comgr>(Comgr::get_isa_count, &count);
-        std::vector<std::string> targets;
-        for (std::size_t i = 0; i < count; ++i) {
-            const char* isa = nullptr;
-            call<Comgr>(Comgr::get_isa_name, i, &isa);
-            // "amdgcn-amd-amdhsa--gfx90a:xnack+" -> "gfx90a"
-            std::string name(isa);
-            name = base_target(name.substr(name.rfind('-') + 1));
-            if (targets.empty() || targets.back() != name) {
-                targets.push_back(name);
-            }
-        }
-        return targets;
-    }
 };
 
-struct Api {
+// The platform gives libraries() and arch() (and on AMD the library the entries come from).
+struct Api : Platform {
     // matmul's BLAS, when it loads (optional: not among the libraries the backend needs).
     using Blas = hip::Blas;
     using Rtc = Hiprtc;
-    static VendorLibrary& library() { return hip_library(); }
-    // The libraries loaded at run time; the backend is available when all of them are.
-    static std::vector<VendorLibrary*> libraries() {
-        return {&hip_library(), &hiprtc_library(), &comgr_library()};
-    }
     using device_prop_t = hipDeviceProp_t;
     using module_t = hipModule_t;
     using function_t = hipFunction_t;
@@ -236,60 +151,58 @@ struct Api {
     static void range_pop() noexcept {}
     static std::string error_text(hipError_t rc) { return get_error_string(rc); }
 
-    // Code objects load only on a device whose full target ID matches.
-    static std::string arch(const hipDeviceProp_t& p) { return &p.gcnArchName[0]; }
-    // AMD has no opt-in beyond the per-block limit.
+    // HIP 5.2 has no opt-in beyond the per-block limit (set_function_attribute).
     static std::size_t shared_memory_optin(const hipDeviceProp_t& p) { return p.sharedMemPerBlock; }
 
-    KILN_ENTRY(get_error_string, hipGetErrorString);
-    KILN_ENTRY(get_device_count, hipGetDeviceCount);
-    KILN_ENTRY(get_device_properties, hipGetDeviceProperties);
-    KILN_ENTRY(get_device, hipGetDevice);
-    KILN_ENTRY(set_device, hipSetDevice);
-    KILN_ENTRY(device_synchronize, hipDeviceSynchronize);
-    KILN_ENTRY(stream_priority_range, hipDeviceGetStreamPriorityRange);
-    KILN_ENTRY(device_attribute, hipDeviceGetAttribute);
-    KILN_ENTRY(memory_info, hipMemGetInfo);
-    KILN_ENTRY(get_last_error, hipGetLastError);
-    KILN_OVERLOAD_ENTRY(malloc, hipMalloc, hipError_t (*)(void**, std::size_t));
-    KILN_ENTRY(free, hipFree);
-    KILN_OVERLOAD_ENTRY(malloc_async, hipMallocAsync,
-                        hipError_t (*)(void**, std::size_t, hipStream_t));
-    KILN_ENTRY(free_async, hipFreeAsync);
+    KILN_HIP_ENTRY(get_error_string, hipGetErrorString);
+    KILN_HIP_ENTRY(get_device_count, hipGetDeviceCount);
+    KILN_HIP_ENTRY(get_device_properties, hipGetDeviceProperties);
+    KILN_HIP_ENTRY(get_device, hipGetDevice);
+    KILN_HIP_ENTRY(set_device, hipSetDevice);
+    KILN_HIP_ENTRY(device_synchronize, hipDeviceSynchronize);
+    KILN_HIP_ENTRY(stream_priority_range, hipDeviceGetStreamPriorityRange);
+    KILN_HIP_ENTRY(device_attribute, hipDeviceGetAttribute);
+    KILN_HIP_ENTRY(memory_info, hipMemGetInfo);
+    KILN_HIP_ENTRY(get_last_error, hipGetLastError);
+    KILN_HIP_OVERLOAD_ENTRY(malloc, hipMalloc, hipError_t (*)(void**, std::size_t));
+    KILN_HIP_ENTRY(free, hipFree);
+    KILN_HIP_OVERLOAD_ENTRY(malloc_async, hipMallocAsync,
+                            hipError_t (*)(void**, std::size_t, hipStream_t));
+    KILN_HIP_ENTRY(free_async, hipFreeAsync);
     static constexpr Entry<&host_malloc_default> malloc_pinned{"hipHostMalloc"};
-    KILN_ENTRY(free_pinned, hipHostFree);
-    KILN_ENTRY(memcpy, hipMemcpy);
-    KILN_ENTRY(memcpy_async, hipMemcpyAsync);
-    KILN_ENTRY(memset_async, hipMemsetAsync);
-    KILN_ENTRY(stream_create, hipStreamCreateWithPriority);
-    KILN_ENTRY(stream_destroy, hipStreamDestroy);
-    KILN_ENTRY(stream_synchronize, hipStreamSynchronize);
-    KILN_ENTRY(stream_query, hipStreamQuery);
-    KILN_ENTRY(stream_wait_event, hipStreamWaitEvent);
+    KILN_HIP_ENTRY(free_pinned, hipHostFree);
+    KILN_HIP_ENTRY(memcpy, hipMemcpy);
+    KILN_HIP_ENTRY(memcpy_async, hipMemcpyAsync);
+    KILN_HIP_ENTRY(memset_async, hipMemsetAsync);
+    KILN_HIP_ENTRY(stream_create, hipStreamCreateWithPriority);
+    KILN_HIP_ENTRY(stream_destroy, hipStreamDestroy);
+    KILN_HIP_ENTRY(stream_synchronize, hipStreamSynchronize);
+    KILN_HIP_ENTRY(stream_query, hipStreamQuery);
+    KILN_HIP_ENTRY(stream_wait_event, hipStreamWaitEvent);
     static constexpr Entry<&launch_host_function> launch_host_func{"hipStreamAddCallback"};
-    KILN_ENTRY(event_create, hipEventCreateWithFlags);
-    KILN_ENTRY(event_destroy, hipEventDestroy);
-    KILN_ENTRY(event_record, hipEventRecord);
-    KILN_ENTRY(event_synchronize, hipEventSynchronize);
-    KILN_ENTRY(event_query, hipEventQuery);
-    KILN_ENTRY(event_elapsed_time, hipEventElapsedTime);
-    KILN_ENTRY(begin_capture, hipStreamBeginCapture);
-    KILN_ENTRY(end_capture, hipStreamEndCapture);
+    KILN_HIP_ENTRY(event_create, hipEventCreateWithFlags);
+    KILN_HIP_ENTRY(event_destroy, hipEventDestroy);
+    KILN_HIP_ENTRY(event_record, hipEventRecord);
+    KILN_HIP_ENTRY(event_synchronize, hipEventSynchronize);
+    KILN_HIP_ENTRY(event_query, hipEventQuery);
+    KILN_HIP_ENTRY(event_elapsed_time, hipEventElapsedTime);
+    KILN_HIP_ENTRY(begin_capture, hipStreamBeginCapture);
+    KILN_HIP_ENTRY(end_capture, hipStreamEndCapture);
     static constexpr Entry<&instantiate_graph> graph_instantiate{"hipGraphInstantiate"};
-    KILN_ENTRY(graph_destroy, hipGraphDestroy);
-    KILN_ENTRY(graph_launch, hipGraphLaunch);
-    KILN_ENTRY(graph_exec_destroy, hipGraphExecDestroy);
-    KILN_ENTRY(load_module, hipModuleLoadData);
-    KILN_ENTRY(unload_module, hipModuleUnload);
-    KILN_ENTRY(get_function, hipModuleGetFunction);
+    KILN_HIP_ENTRY(graph_destroy, hipGraphDestroy);
+    KILN_HIP_ENTRY(graph_launch, hipGraphLaunch);
+    KILN_HIP_ENTRY(graph_exec_destroy, hipGraphExecDestroy);
+    KILN_HIP_ENTRY(load_module, hipModuleLoadData);
+    KILN_HIP_ENTRY(unload_module, hipModuleUnload);
+    KILN_HIP_ENTRY(get_function, hipModuleGetFunction);
     static constexpr Entry<&launch_kernel> launch{"hipModuleLaunchKernel"};
     // Cooperative launch of module functions arrives in ROCm 5.5.
     static constexpr bool supports_cooperative_launch = false;
     static constexpr Entry<&hip::function_attributes> function_attributes{"hipFuncGetAttribute"};
     static constexpr Entry<&hip::set_function_attribute> set_function_attribute{
         "hipFuncSetAttribute"};
-    KILN_ENTRY(occupancy, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor);
-    KILN_ENTRY(get_global, hipModuleGetGlobal);
+    KILN_HIP_ENTRY(occupancy, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor);
+    static constexpr Entry<&module_global> get_global{"hipModuleGetGlobal"};
 };
 
 }  // namespace kiln::detail::hip

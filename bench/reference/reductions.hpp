@@ -97,6 +97,24 @@ template <class Map, class Finish>
         x, rows, cols, axis, [](double v) { return v; }, [](double sum) { return sum; });
 }
 
+// sum(x * y) along the rows of two (rows, cols) float32 matrices, in float64.
+[[nodiscard]] inline std::vector<float> row_dot(std::span<const float> x, std::span<const float> y,
+                                                std::int64_t rows, std::int64_t cols) {
+    std::vector<float> out(static_cast<std::size_t>(rows));
+    const float* xs = x.data();
+    const float* ys = y.data();
+    float* os = out.data();
+    Kokkos::parallel_for(Range(0, rows), [=](std::int64_t r) {
+        double acc = 0;
+        for (std::int64_t c = 0; c < cols; ++c) {
+            acc += static_cast<double>(xs[r * cols + c]) * static_cast<double>(ys[r * cols + c]);
+        }
+        os[r] = static_cast<float>(acc);
+    });
+    Kokkos::fence();
+    return out;
+}
+
 // The running sums of x, accumulated in float64.
 [[nodiscard]] inline std::vector<float> cumsum(std::span<const float> x) {
     std::vector<float> out(x.size());

@@ -1,5 +1,6 @@
-// RawKernel workloads: the seed's prime-factor sum (integer division: compute bound) and the
-// seed's naive matrix product beside a tiled shared-memory one.
+// RawKernel workloads: the seed's prime-factor sum (integer division: compute bound), also as a
+// JIT kernel written in this file, and the seed's naive matrix product beside a tiled
+// shared-memory one.
 #include "../reference/raw_kernels.hpp"
 #include "../check.hpp"
 #include "../inputs.hpp"
@@ -9,16 +10,38 @@
 #include "common.hpp"
 #include "workloads.hpp"
 
+#include <kiln/jit_kernel.hpp>
+
 namespace kiln::bench {
 
 namespace {
 
-Record prime_factor_sum(const Context& context) {
+// The same body as kernels::prime_factor_sum, compiled from this file.
+KILN_JIT_KERNEL(prime_factor_sum_jit, (long long* out, long long n), {
+    long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    if (i >= n - 1)
+        return;
+    long long k = i + 2, sum = 0;
+    for (long long p = 2; p * p <= k; ++p) {
+        while (k % p == 0) {
+            sum += p;
+            k /= p;
+        }
+    }
+    out[i] = k > 1 ? sum + k : sum;
+});
+
+// The prime-factor sum as a RawKernel, or (jit) as the JIT kernel above.
+Record prime_factor_sum(const Context& context, bool jit) {
     const std::int64_t n = std::max<std::int64_t>(2, context.scaled(1'000'000));
-    Record r = make_record("prime_factor_sum_i64_1e6",
-                           "sum of the prime factors of 2..n by trial division", "RawKernel",
-                           {n - 1}, "int64", "compute");
-    r.kernel = kernels::prime_factor_sum.json();
+    Record r = make_record(jit ? "prime_factor_sum_jit_i64_1e6" : "prime_factor_sum_i64_1e6",
+                           "sum of the prime factors of 2..n by trial division",
+                           jit ? "JitKernel" : "RawKernel", {n - 1}, "int64", "compute");
+    // CuPy runs the JIT kernel's generated source as a RawKernel.
+    r.kernel = jit ? Json::object({{"class", "RawKernel"},
+                                   {"code", prime_factor_sum_jit.source()},
+                                   {"name", prime_factor_sum_jit.name()}})
+                   : kernels::prime_factor_sum.json();
     constexpr unsigned block = 256;
     const auto grid = static_cast<unsigned>((n + block - 1) / block);
     r.params = Json::object({{"n", n}, {"grid", static_cast<std::int64_t>(grid)}, {"block", 256}});
@@ -29,7 +52,13 @@ Record prime_factor_sum(const Context& context) {
     if (context.gpu) {
         const auto kernel = kernels::prime_factor_sum.make();
         const ndarray out = empty({n - 1}, int64);
-        store(r, time_device(context, [&] { kernel(Dim3{grid}, Dim3{block}, {out, n}); }));
+        store(r, time_device(context, [&] {
+                  if (jit) {
+                      prime_factor_sum_jit(Dim3{grid}, Dim3{block}, out, n);
+                  } else {
+                      kernel(Dim3{grid}, Dim3{block}, {out, n});
+                  }
+              }));
         r.check = check_values(out.get<std::int64_t>(), want);
         r.peak_bytes = peak.bytes();
     }
@@ -84,7 +113,9 @@ Record matmul(const Context& context, bool tiled) {
 std::vector<Workload> raw_kernel_workloads() {
     return {
         {"prime_factor_sum_i64_1e6", "prime-factor sum RawKernel, n = 1e6", false, false,
-         prime_factor_sum},
+         [](const Context& c) { return prime_factor_sum(c, false); }},
+        {"prime_factor_sum_jit_i64_1e6", "prime-factor sum JIT kernel (KILN_JIT_KERNEL), n = 1e6",
+         false, false, [](const Context& c) { return prime_factor_sum(c, true); }},
         {"matmul_naive_f32_1024x1024x512", "naive matmul RawKernel, (1024x512) @ (512x1024)", false,
          false, [](const Context& c) { return matmul(c, false); }},
         {"matmul_tiled_f32_1024x1024x512", "tiled shared-memory matmul RawKernel", false, false,

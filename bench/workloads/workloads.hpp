@@ -15,6 +15,7 @@ namespace kiln::bench {
 [[nodiscard]] std::vector<Workload> elementwise_workloads();
 [[nodiscard]] std::vector<Workload> mse_workloads();
 [[nodiscard]] std::vector<Workload> routine_workloads();
+[[nodiscard]] std::vector<Workload> fuse_workloads();
 [[nodiscard]] std::vector<Workload> reduction_workloads();
 [[nodiscard]] std::vector<Workload> raw_kernel_workloads();
 [[nodiscard]] std::vector<Workload> stream_workloads();

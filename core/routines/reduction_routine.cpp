@@ -23,6 +23,16 @@ std::string accumulator_type(DType dtype) {
     return std::string(dtype == DType::float16 ? "float" : c_type(dtype));
 }
 
+std::string in_params(const ReductionRoutine& routine, DType input) {
+    std::string params = std::string(name(input)) + " x";
+    if (!routine.parameter.empty()) {
+        params += ", " + std::string(routine.parameter);
+    }
+    return params;
+}
+
+}  // namespace
+
 std::string reduce_type(const ReductionRoutine& routine, DType accumulator) {
     std::string type;
     for (const char member : routine.members) {
@@ -42,15 +52,12 @@ std::string reduce_type(const ReductionRoutine& routine, DType accumulator) {
     return type;
 }
 
-std::string in_params(const ReductionRoutine& routine, DType input) {
-    std::string params = std::string(name(input)) + " x";
-    if (!routine.parameter.empty()) {
-        params += ", " + std::string(routine.parameter);
-    }
-    return params;
+std::string routine_preamble(DType input, DType accumulator, DType out) {
+    return "#include <kiln/ufunc.h>\ntypedef " + std::string(c_type(input)) +
+           " kiln_in;\ntypedef " + accumulator_type(accumulator) + " kiln_acc;\ntypedef " +
+           accumulator_type(real_dtype(accumulator)) + " kiln_real;\ntypedef " +
+           std::string(c_type(out)) + " kiln_out;\n";
 }
-
-}  // namespace
 
 std::pair<DType, DType> routine_dtypes(const ReductionRoutine& routine, DType input) {
     const char k = kind(input);
@@ -104,10 +111,7 @@ const ReductionKernel& routine_kernel(const ReductionRoutine& routine, DType inp
     if (found == kernels.end()) {
         ReductionOptions options;
         options.reduce_type = reduce_type(routine, accumulator);
-        options.preamble = "#include <kiln/ufunc.h>\ntypedef " + std::string(c_type(input)) +
-                           " kiln_in;\ntypedef " + accumulator_type(accumulator) +
-                           " kiln_acc;\ntypedef " + accumulator_type(real_dtype(accumulator)) +
-                           " kiln_real;\ntypedef " + std::string(c_type(out)) + " kiln_out;\n";
+        options.preamble = routine_preamble(input, accumulator, out);
         ReductionKernel kernel(in_params(routine, input), std::string(name(out)) + " y",
                                std::string(routine.map), std::string(routine.combine),
                                std::string(routine.post), std::string(routine.identity),

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <utility>
 
@@ -61,6 +62,13 @@ struct ReductionRoutine {
 
 // The accumulator and result dtypes of `routine` over `input`.
 [[nodiscard]] std::pair<DType, DType> routine_dtypes(const ReductionRoutine& routine, DType input);
+
+// The routine's `_type_reduce`: one type per member, comma-separated.
+[[nodiscard]] std::string reduce_type(const ReductionRoutine& routine, DType accumulator);
+
+// The typedefs a routine's expressions use (kiln_in, kiln_acc, kiln_real, kiln_out), after
+// kiln/ufunc.h's include.
+[[nodiscard]] std::string routine_preamble(DType input, DType accumulator, DType out);
 
 // Throws TypeError naming `routine` when it does not take `input`'s kind.
 void check_kind(const ReductionRoutine& routine, DType input);

@@ -119,6 +119,15 @@ std::vector<std::string_view> reduction_names() {
     return names;
 }
 
+const ReductionRoutine* find_reduction(std::string_view name) noexcept {
+    for (const ReductionRoutine* reduction : every_reduction) {
+        if (reduction->name == name) {
+            return reduction;
+        }
+    }
+    return nullptr;
+}
+
 const ReductionKernel& reduction_kernel(std::string_view name, DType input) {
     for (const ReductionRoutine* reduction : every_reduction) {
         if (reduction->name == name) {

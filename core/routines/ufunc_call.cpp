@@ -273,19 +273,22 @@ const ElementwiseKernel& where_kernel(DType loop, DType out) {
     if (found == kernels.end()) {
         ElementwiseOptions options;
         options.preamble = "#include <kiln/ufunc.h>\n";
-        const std::string to = "kiln::ufunc::cast<" + std::string(c_type(out)) +
-                               ">(kiln::ufunc::cast<" + std::string(c_type(loop)) + ">(";
-        found = kernels
-                    .emplace(key, ElementwiseKernel("Q q, X x, Y y", std::string(name(out)) + " z",
-                                                    "z = kiln::ufunc::nonzero(q) ? " + to +
-                                                        "x)) : " + to + "y));",
-                                                    "kiln_where", options))
-                    .first;
+        found =
+            kernels
+                .emplace(key, ElementwiseKernel("Q q, X x, Y y", std::string(name(out)) + " z",
+                                                where_operation(loop, out), "kiln_where", options))
+                .first;
     }
     return found->second;
 }
 
 }  // namespace
+
+std::string where_operation(DType loop, DType out) {
+    const std::string to = "kiln::ufunc::cast<" + std::string(c_type(out)) +
+                           ">(kiln::ufunc::cast<" + std::string(c_type(loop)) + ">(";
+    return "z = kiln::ufunc::nonzero(q) ? " + to + "x)) : " + to + "y));";
+}
 
 ndarray call_where(std::span<const Argument> args, const UfuncOptions& options) {
     const std::span<const Argument> values = args.subspan(1);

@@ -32,4 +32,8 @@ namespace kiln::detail {
 // naming the ufunc when it does not take the loop dtype's kind.
 [[nodiscard]] std::string ufunc_operation(const UfuncDefinition& ufunc, DType loop, DType out);
 
+// where's ElementwiseKernel operation: z from condition `q` and values `x`, `y` in loop dtype
+// `loop`, written as `out`.
+[[nodiscard]] std::string where_operation(DType loop, DType out);
+
 }  // namespace kiln::detail

@@ -11,7 +11,9 @@
 #include <kiln/elementwise_kernel.hpp>
 #include <kiln/error.hpp>
 #include <kiln/event.hpp>
+#include <kiln/fuse.hpp>
 #include <kiln/graph.hpp>
+#include <kiln/jit_kernel.hpp>
 #include <kiln/kernel_attributes.hpp>
 #include <kiln/linalg.hpp>
 #include <kiln/manipulation.hpp>

@@ -20,9 +20,14 @@
 
 namespace kiln {
 
+class RawKernel;
+
 namespace detail {
 class ModuleState;
 struct KernelParameter;
+struct JitDefinition;
+// The RawKernel of a JIT kernel (jit_kernel.hpp), its module named after the JIT kernel.
+[[nodiscard]] RawKernel jit_raw_kernel(const JitDefinition& definition);
 }  // namespace detail
 
 // Grid or block extents (CuPy's tuples): Dim3{n} is (n, 1, 1).
@@ -114,6 +119,7 @@ public:
 
 private:
     friend class RawModule;
+    friend RawKernel detail::jit_raw_kernel(const detail::JitDefinition& definition);
     RawKernel(std::shared_ptr<detail::ModuleState> module, std::string name,
               std::string lookup_name);
     [[nodiscard]] void* function() const;

@@ -20,6 +20,7 @@
 #include <kiln/reduction_kernel.hpp>
 #include <kiln/stream_view.hpp>
 
+#include <concepts>
 #include <optional>
 
 namespace kiln {
@@ -51,6 +52,26 @@ ndarray argmin(const ndarray& a, const ReduceOptions& options = {});
 ndarray all(const ndarray& a, const ReduceOptions& options = {});
 ndarray any(const ndarray& a, const ReduceOptions& options = {});
 ndarray count_nonzero(const ndarray& a, const ReduceOptions& options = {});
+
+// NumPy's positional form, sum(a, axis, keepdims), as fused functions write it too
+// (kiln/fuse.hpp). The axis is an int or an Axis: a braced list is ReduceOptions, so several
+// axes are written Axis{0, 2}.
+template <class A>
+concept axis_argument = std::convertible_to<A, Axis>;
+
+#define KILN_POSITIONAL_REDUCTION(name)                                          \
+    template <axis_argument A>                                                   \
+    ndarray name(const ndarray& a, const A& axis, bool keepdims = false) {       \
+        return name(a, ReduceOptions{.axis = Axis(axis), .keepdims = keepdims}); \
+    }
+KILN_POSITIONAL_REDUCTION(sum)
+KILN_POSITIONAL_REDUCTION(prod)
+KILN_POSITIONAL_REDUCTION(mean)
+KILN_POSITIONAL_REDUCTION(max)
+KILN_POSITIONAL_REDUCTION(min)
+KILN_POSITIONAL_REDUCTION(amax)
+KILN_POSITIONAL_REDUCTION(amin)
+#undef KILN_POSITIONAL_REDUCTION
 
 ndarray nansum(const ndarray& a, const ReduceOptions& options = {});
 ndarray nanprod(const ndarray& a, const ReduceOptions& options = {});

@@ -36,7 +36,7 @@ TEST(Compile, EveryCiTargetGivesAnElfWithTheKernel) {
         const auto elf = kiln::test::read_elf(binary.image);
         EXPECT_EQ(elf.machine, kiln::test::elf_machine());
         EXPECT_TRUE(has(elf.symbols, "axpy"));
-        if (kiln::test::is_hip()) {
+        if (kiln::test::is_amd()) {
             EXPECT_TRUE(has(elf.symbols, "axpy.kd")) << "AMD kernel descriptor missing";
         }
     }
@@ -91,7 +91,7 @@ TEST(Compile, RawModuleCompilesForAnExplicitTargetWithoutADevice) {
 
 // HIPRTC aborts the process on a target its comgr does not know; kiln must refuse it first.
 TEST(Compile, UnknownTargetIsRefusedBeforeCompiling) {
-    const std::string target = kiln::test::is_cuda() ? "sm_13" : "gfx9999";
+    const std::string target = kiln::test::is_nvidia() ? "sm_13" : "gfx9999";
     try {
         (void)kiln::detail::compile_uncached({kiln::test::axpy_source, "axpy", {}, {}}, target);
         FAIL() << "expected kiln::Error";

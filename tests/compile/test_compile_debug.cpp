@@ -81,7 +81,7 @@ TEST(CompileDebug, IsPartOfTheCacheKey) {
 }
 
 TEST(CompileDebug, OptionsShowInCompileErrors) {
-    const std::string expected = kiln::test::is_cuda() ? "-G" : "-g";
+    const std::string expected = kiln::test::is_nvidia() ? "-G" : "-g";
     const kiln::RawModule broken("extern \"C\" __global__ void broken() { undefined_name; }\n");
     const CompileDebug on("1");
     try {

@@ -130,7 +130,7 @@ TEST(ReductionVariants, EveryVariantCompilesForTheSweepTargets) {
             EXPECT_EQ(elf.machine, kiln::test::elf_machine());
             EXPECT_TRUE(has(elf.symbols, k.name));
             EXPECT_TRUE(has(elf.symbols, kiln::detail::finish_name(k)));
-            if (kiln::test::is_hip()) {
+            if (kiln::test::is_amd()) {
                 expect_amd_layout(elf, k.name, kiln::detail::reduce_layout(v));
                 expect_amd_layout(elf, kiln::detail::finish_name(k),
                                   kiln::detail::finish_layout(v));

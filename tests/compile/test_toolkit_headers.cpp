@@ -32,7 +32,7 @@ bool has(const std::vector<std::string>& list, const std::string& item) {
 }
 
 std::string header_search_variable() {
-    return kiln::test::is_cuda() ? "KILN_CUDA_INCLUDE_PATH" : "KILN_HIP_INCLUDE_PATH";
+    return kiln::test::is_nvidia() ? "KILN_CUDA_INCLUDE_PATH" : "KILN_HIP_INCLUDE_PATH";
 }
 
 // The HIP version HIPRTC reports after its own ("HIPRTC 14.0 (HIP 5.2.3)"): its major number.
@@ -61,14 +61,15 @@ TEST(ToolkitHeaders, TheToolkitOnThisMachineIsFoundAndPassed) {
     const auto& toolkit = backend().toolkit_headers();
     ASSERT_FALSE(toolkit.search.used.empty()) << "searched: " << toolkit.search.searched.size();
     const fs::path include = toolkit.search.used.front();
-    EXPECT_TRUE(fs::exists(include / (kiln::test::is_cuda() ? "cuda_fp16.h" : "hip/hip_runtime.h")))
+    EXPECT_TRUE(
+        fs::exists(include / (kiln::test::is_nvidia() ? "cuda_fp16.h" : "hip/hip_runtime.h")))
         << include;
     EXPECT_EQ(toolkit.search.searched.back(), include.string());
     EXPECT_EQ(toolkit.search.variable, header_search_variable());
     for (const auto& directory : toolkit.search.used) {
         EXPECT_TRUE(has(toolkit.options, "-I" + directory)) << directory;
     }
-    if (kiln::test::is_cuda()) {
+    if (kiln::test::is_nvidia()) {
         // CUB and libcu++ (which cooperative_groups.h includes): in include/ up to CUDA 12,
         // include/cccl/ from CUDA 13.
         EXPECT_TRUE(std::any_of(toolkit.search.used.begin(), toolkit.search.used.end(),
@@ -243,7 +244,7 @@ TEST(ToolkitHeaders, RequestsCarryTheToolkitOptionsInTheirKey) {
 }
 
 TEST(ToolkitHeaders, GridSyncThroughCooperativeGroupsCompiles) {
-    if (kiln::test::is_hip() && hip_major_version() < 6) {
+    if (kiln::test::is_amd() && hip_major_version() < 6) {
         GTEST_SKIP() << "HIPRTC of HIP 5 cannot compile hip/hip_cooperative_groups.h: it includes "
                         "<bitset>, whose standard library clashes with the std type traits "
                         "HIPRTC defines itself";
@@ -252,7 +253,7 @@ TEST(ToolkitHeaders, GridSyncThroughCooperativeGroupsCompiles) {
 }
 
 TEST(ToolkitHeaders, CubBlockReductionCompiles) {
-    if (kiln::test::is_hip()) {
+    if (kiln::test::is_amd()) {
         GTEST_SKIP() << "CUB is CUDA's; its HIP counterpart, hipCUB, is not tested (the CI "
                         "machine does not have it)";
     }

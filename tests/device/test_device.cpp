@@ -23,7 +23,7 @@ TEST(Device, PropertiesDescribeARealDevice) {
     const kiln::Device device(0);
     const auto& p = device.properties();
     EXPECT_FALSE(p.name.empty());
-    const char* arch = kiln::test::is_host() ? "native" : (kiln::test::is_cuda() ? "sm_" : "gfx");
+    const char* arch = kiln::test::is_host() ? "native" : (kiln::test::is_nvidia() ? "sm_" : "gfx");
     EXPECT_TRUE(p.arch.starts_with(arch)) << p.arch;
     EXPECT_GT(p.multiprocessor_count, 0);
     EXPECT_TRUE(p.warp_size == 32 || p.warp_size == 64) << p.warp_size;

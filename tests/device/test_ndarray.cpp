@@ -361,7 +361,7 @@ TEST(Array, DlpackRoundTripSharesMemory) {
     const ndarray a = kiln::arange(12).reshape({3, 4}).transpose();
     DLManagedTensor* tensor = kiln::to_dlpack(a);
     const DLDeviceType own =
-        kiln::test::is_host() ? kDLCPU : (kiln::test::is_cuda() ? kDLCUDA : kDLROCM);
+        kiln::test::is_host() ? kDLCPU : (kiln::test::is_nvidia() ? kDLCUDA : kDLROCM);
     EXPECT_EQ(tensor->dl_tensor.device.device_type, own);
     EXPECT_EQ(tensor->dl_tensor.strides[0], 1);
     EXPECT_EQ(tensor->dl_tensor.strides[1], 4);

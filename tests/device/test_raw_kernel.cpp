@@ -1,6 +1,7 @@
 // RawKernel and RawModule on a real GPU: the seeds' examples with their known answers, checked
 // against host computations, and every error a user can make.
 #include "tests/support/backend_under_test.hpp"
+#include "tests/support/prime_factors.hpp"
 
 #include <kiln/kiln.hpp>
 
@@ -20,18 +21,6 @@ namespace {
 
 using kiln::Dim3;
 using kiln::ndarray;
-
-// The sum of the prime factors of k, with multiplicity (12 = 2*2*3 gives 7).
-std::int64_t prime_factor_sum(std::int64_t k) {
-    std::int64_t sum = 0;
-    for (std::int64_t p = 2; p * p <= k; ++p) {
-        while (k % p == 0) {
-            sum += p;
-            k /= p;
-        }
-    }
-    return k > 1 ? sum + k : sum;
-}
 
 constexpr const char* prime_source = R"(
 extern "C" __global__ void prime_factor_sum(long long* out, long long n) {
@@ -61,7 +50,7 @@ TEST(RawKernel, PrimeFactorSumOfTheSeed) {
     EXPECT_EQ(values[values.size() - 1], 42);
     int mismatches = 0;
     for (std::size_t i = 0; i < values.size(); i += 997) {
-        mismatches += values[i] != prime_factor_sum(static_cast<std::int64_t>(i) + 2);
+        mismatches += values[i] != kiln::test::prime_factor_sum(static_cast<std::int64_t>(i) + 2);
     }
     EXPECT_EQ(mismatches, 0);
 }
@@ -200,7 +189,7 @@ extern "C" __global__ void fill7(int* x) { x[threadIdx.x] = 7; }
     const auto image = source.compile(kiln::Device::current().properties().arch);
     const auto path = std::filesystem::temp_directory_path() /
                       (std::string("kiln-test-") + std::to_string(::getpid()) +
-                       (kiln::test::is_cuda() ? ".cubin" : ".hsaco"));
+                       (kiln::test::is_nvidia() ? ".cubin" : ".hsaco"));
     std::ofstream(path, std::ios::binary).write(image.data(), static_cast<long>(image.size()));
     const auto loaded = kiln::RawModule::from_file(path);
     std::filesystem::remove(path);

@@ -128,6 +128,7 @@ TEST(Event, TimesAKernelAndRefusesIncompleteOrUntimedEvents) {
 
 TEST(Stream, HostFunctionRunsAfterPriorWork) {
     KILN_REQUIRE_DEVICE();
+    KILN_SKIP_UNDER_SANITIZER(kiln::test::times_device_against_host);
     TestKernels kernels;
     DeviceInt value;
     kiln::Stream stream;

@@ -2,6 +2,7 @@
 // each backend's binary links its own backend_under_test.cpp, which names the backend.
 #pragma once
 
+#include <kiln/config.hpp>
 #include <kiln/device.hpp>
 
 #include <gtest/gtest.h>
@@ -29,12 +30,24 @@ inline bool is_host() {
     return backend_name == "host";
 }
 
+// Whether the backend compiles with NVRTC for NVIDIA GPUs: the CUDA backend, and the HIP backend on
+// HIP's NVIDIA platform (KILN_HIP_NVIDIA), whose dialect, targets and code objects are CUDA's.
+// The HIP API's own limits (HIP 5.2's) still follow is_hip().
+inline bool is_nvidia() {
+    return is_cuda() || (is_hip() && KILN_HIP_NVIDIA != 0);
+}
+
+// Whether the backend compiles with HIPRTC for AMD GPUs.
+inline bool is_amd() {
+    return is_hip() && KILN_HIP_NVIDIA == 0;
+}
+
 // The targets CI compiles every kernel for, without a device.
 inline std::vector<std::string> compile_targets() {
-    if (is_cuda()) {
+    if (is_nvidia()) {
         return {"sm_80", "sm_90"};
     }
-    if (is_hip()) {
+    if (is_amd()) {
         return {"gfx90a", "gfx908", "gfx1030"};
     }
     ADD_FAILURE() << "no compile targets for backend " << backend_name;
@@ -55,10 +68,10 @@ inline std::vector<std::string> sweep_targets() {
     if (exhaustive()) {
         return compile_targets();
     }
-    if (is_cuda()) {
+    if (is_nvidia()) {
         return {"sm_90"};
     }
-    if (is_hip()) {
+    if (is_amd()) {
         return {"gfx90a", "gfx1030"};
     }
     return compile_targets();
@@ -66,10 +79,10 @@ inline std::vector<std::string> sweep_targets() {
 
 // ELF e_machine of the code objects: EM_CUDA and EM_AMDGPU.
 inline std::uint16_t elf_machine() {
-    if (is_cuda()) {
+    if (is_nvidia()) {
         return 190;
     }
-    if (is_hip()) {
+    if (is_amd()) {
         return 224;
     }
     ADD_FAILURE() << "no code object format for backend " << backend_name;

@@ -87,8 +87,8 @@ std::string type_of(DType dtype) {
     return std::string(c_type(dtype));
 }
 
-// The device expression converting `s` of type `from` to type `to`, with NumPy's meaning: a
-// complex value gives a real dtype its real part, and anything non-zero is true.
+}  // namespace
+
 std::string conversion(DType from, DType to) {
     const std::string target = type_of(to);
     const bool from_complex = kind(from) == 'c';
@@ -105,8 +105,6 @@ std::string conversion(DType from, DType to) {
     }
     return cast + "(s)";
 }
-
-}  // namespace
 
 LaunchConfig for_each_index_launch(std::int64_t count, StreamView stream) {
     const std::int64_t multiprocessors = Device::current().properties().multiprocessor_count;

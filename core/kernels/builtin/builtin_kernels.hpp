@@ -35,6 +35,9 @@ inline constexpr std::size_t max_builtin_ndim = 32;
 // The launch of a kernel that loops with KILN_FOR_EACH_INDEX over `count` (> 0) indices on
 // `stream`, sized for the current device.
 [[nodiscard]] LaunchConfig for_each_index_launch(std::int64_t count, StreamView stream);
+// The device expression converting `s` of type `from` to type `to`, with NumPy's meaning: a
+// complex value gives a real dtype its real part, and anything non-zero is true.
+[[nodiscard]] std::string conversion(DType from, DType to);
 
 // The generated sources, one per variant (exposed so that tests compile every one).
 [[nodiscard]] std::string copy_source(DType from, DType to, Dialect dialect = Dialect::gpu);

@@ -180,17 +180,24 @@ std::optional<std::vector<KernelParameter>> kernel_signature(std::string_view so
     if (!found) {
         return std::nullopt;
     }
+    return parameter_list(std::string_view(code).substr(*found));
+}
+
+std::optional<std::vector<KernelParameter>> parameter_list(std::string_view list) {
+    if (list.empty() || list.front() != '(') {
+        return std::nullopt;
+    }
     std::vector<KernelParameter> parameters;
     int depth = 0;
-    std::size_t begin = *found + 1;
-    for (std::size_t i = begin; i < code.size(); ++i) {
-        const char c = code[i];
+    std::size_t begin = 1;
+    for (std::size_t i = begin; i < list.size(); ++i) {
+        const char c = list[i];
         if (c == '(' || c == '<' || c == '[') {
             ++depth;
         } else if ((c == ')' || c == '>' || c == ']') && depth > 0) {
             --depth;
         } else if ((c == ',' && depth == 0) || (c == ')' && depth == 0)) {
-            const auto piece = trim(std::string_view(code).substr(begin, i - begin));
+            const auto piece = trim(list.substr(begin, i - begin));
             if (!piece.empty() && piece != "void") {  // "f()" and "f(void)" take nothing
                 parameters.push_back(parse_parameter(piece));
             }

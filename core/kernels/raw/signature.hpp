@@ -24,4 +24,8 @@ struct KernelParameter {
 [[nodiscard]] std::optional<std::vector<KernelParameter>> kernel_signature(std::string_view source,
                                                                            std::string_view name);
 
+// The parameters of a parenthesised list that starts `list` ("(const float* x, int n) {..."),
+// or nothing when the list does not close.
+[[nodiscard]] std::optional<std::vector<KernelParameter>> parameter_list(std::string_view list);
+
 }  // namespace kiln::detail

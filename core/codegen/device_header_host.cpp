@@ -25,9 +25,9 @@ constexpr std::string_view text = R"kiln(#ifndef KILN_HOST_H
 #define __host__
 #define __global__
 #define __forceinline__ inline __attribute__((always_inline))
-#define __noinline__ __attribute__((noinline))
 #define __launch_bounds__(...)
 #define __restrict__ __restrict
+// No __noinline__: libstdc++ writes __attribute__((__noinline__)), which that macro would break.
 
 // CUDA's min and max: of the arguments' common type; for floating point, fmin and fmax, which
 // return the other argument when one is NaN.

@@ -46,8 +46,11 @@ extern "C" __global__ void write_through(int* target) { *target = 42; }
 )";
 
 // The same kernels in the host backend's dialect (kiln/host.h), spinning on the clock the device
-// kernels assume (2 GHz); `fail` throws, as a kernel may on the host.
+// kernels assume (2 GHz); `fail` throws, as a kernel may on the host. They include standard
+// headers after the prelude, as a user's host code may: <memory> breaks if the prelude defines
+// CUDA's __noinline__, which libstdc++ spells inside __attribute__((...)).
 inline constexpr const char* host_helper_source = R"(
+#include <memory>
 #include <stdexcept>
 #include <time.h>
 static long long kiln_test_now_ns() {

@@ -1,6 +1,7 @@
 #include "backend.hpp"
 #include "env.hpp"
 #include "profiling.hpp"
+#include "unreported_error.hpp"
 
 #include <kiln/error.hpp>
 
@@ -87,6 +88,7 @@ void Device::synchronize() const {
     const detail::ProfileRange range("kiln: device synchronize");
     const DeviceGuard guard(*this);
     detail::backend().synchronize_device();
+    detail::rethrow_unreported_error();
 }
 
 DeviceGuard::DeviceGuard(const Device& device) : previous_(detail::backend().current_device()) {

@@ -3,12 +3,14 @@
 #include "lifetime.hpp"
 #include "memory/pool_registry.hpp"
 #include "profiling.hpp"
+#include "unreported_error.hpp"
 
 #include <kiln/device.hpp>
 #include <kiln/error.hpp>
 #include <kiln/stream.hpp>
 
 #include <algorithm>
+#include <exception>
 #include <mutex>
 #include <unordered_set>
 #include <utility>
@@ -88,14 +90,23 @@ void adopt(void* native) {
     retired().erase(native);
 }
 
-// Ends kiln's use of a stream: once its work is done, memory freed on it is idle.
+// Ends kiln's use of a stream: once its work is done, memory freed on it is idle. The pools
+// forget the stream even when its work failed, and the failure is rethrown after.
 void retire(void* native) {
-    detail::backend().synchronize_stream(native);
+    std::exception_ptr failure;
+    try {
+        detail::backend().synchronize_stream(native);
+    } catch (...) {
+        failure = std::current_exception();
+    }
     {
         const std::scoped_lock lock(retired_mutex);
         retired().insert(native);
     }
     detail::retire_stream_in_every_pool(StreamView{native});
+    if (failure) {
+        std::rethrow_exception(failure);
+    }
 }
 
 }  // namespace
@@ -111,7 +122,12 @@ Stream::Stream(bool non_blocking, std::optional<int> priority) {
 Stream::~Stream() {
     if (!detail::process_exiting()) {
         detail::release_quietly(native_, [](void* s) {
-            retire(s);
+            // The stream goes even when its work failed; Device::synchronize reports the failure.
+            try {
+                retire(s);
+            } catch (...) {
+                detail::keep_unreported_error(std::current_exception());
+            }
             detail::backend().destroy_stream(s);
         });
     }

@@ -14,6 +14,7 @@
 #include <kiln/error.hpp>
 
 #include <cstring>
+#include <exception>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -27,9 +28,28 @@ using host::HostFunction;
 using host::HostModule;
 
 // A captured stream's work, replayed in order on the stream it is launched on.
+// A captured graph's tasks, shared with its launches still queued.
 struct HostGraph {
-    std::vector<host::Task> tasks;
+    std::shared_ptr<const std::vector<host::Task>> tasks;
 };
+
+// Runs a graph's tasks in order. Like a stream, it runs the tasks after a failed one, and the
+// first failure is the one reported.
+void run_graph(const std::vector<host::Task>& tasks) {
+    std::exception_ptr first;
+    for (const auto& task : tasks) {
+        try {
+            task();
+        } catch (...) {
+            if (!first) {
+                first = std::current_exception();
+            }
+        }
+    }
+    if (first) {
+        std::rethrow_exception(first);
+    }
+}
 
 class HostRuntime final : public Backend {
 public:
@@ -148,12 +168,14 @@ public:
         streams_.queue(stream)->begin_capture();
     }
     [[nodiscard]] NativeGraph end_capture(NativeStream stream) override {
-        return new HostGraph{streams_.queue(stream)->end_capture()};
+        return new HostGraph{
+            std::make_shared<const std::vector<host::Task>>(streams_.queue(stream)->end_capture())};
     }
+    // One task, as a GPU launches a graph as one operation of its stream: no other thread's work
+    // lands between the graph's tasks.
     void launch_graph(NativeGraph graph, NativeStream stream) override {
-        for (const auto& task : static_cast<HostGraph*>(graph)->tasks) {
-            (void)streams_.push(stream, task);
-        }
+        (void)streams_.push(stream,
+                            [tasks = static_cast<HostGraph*>(graph)->tasks] { run_graph(*tasks); });
     }
     void destroy_graph(NativeGraph graph) override { delete static_cast<HostGraph*>(graph); }
 

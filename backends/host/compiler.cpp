@@ -90,6 +90,11 @@ HostCompiler find_compiler() {
         }
     } catch (const Error& e) {
         compiler.reason = std::string("no C++ compiler: ") + e.what();
+    } catch (const std::filesystem::filesystem_error& e) {
+        compiler.reason = std::string(
+                              "no scratch directory for the C++ compiler (is TMPDIR "
+                              "a writable directory?): ") +
+                          e.what();
     }
     if (!compiler.reason.empty()) {
         compiler.path.clear();

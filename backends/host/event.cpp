@@ -18,7 +18,7 @@ std::int64_t now_ns() {
 
 void HostEvent::record(Streams& streams, void* stream) {
     auto mark = std::make_shared<Mark>();
-    mark->stream = streams.queue(stream);
+    mark->stream = streams.queue(stream)->state();
     const bool timed = !flags_.disable_timing;
     mark->number = streams.push(stream, [mark, timed] {
         if (timed) {
@@ -40,6 +40,12 @@ bool HostEvent::done() const {
 }
 
 void HostEvent::synchronize() const {
+    if (on_stream_worker()) {
+        throw Error(
+            "kiln: event synchronize was called from a host function running on a host "
+            "stream, where it may wait for itself; CUDA refuses it too "
+            "(cudaErrorNotPermitted)");
+    }
     const auto mark = this->mark();
     if (!mark) {
         return;

@@ -22,6 +22,7 @@ public:
     // Whether the stream has reached the mark; true for an event never recorded, as on a GPU.
     [[nodiscard]] bool done() const;
     // Waits for the mark, then rethrows the first exception the marked stream's work threw.
+    // Error from a host function, which would wait for itself.
     void synchronize() const;
     // Makes `stream`'s later work wait for the mark.
     void make_wait(Streams& streams, void* stream) const;
@@ -31,7 +32,7 @@ public:
 
 private:
     struct Mark {
-        std::shared_ptr<StreamQueue> stream;
+        std::shared_ptr<StreamState> stream;
         std::uint64_t number = 0;
         std::atomic<std::int64_t> nanoseconds{-1};  // steady clock, once reached
     };

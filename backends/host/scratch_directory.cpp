@@ -30,7 +30,9 @@ void write_file(const std::filesystem::path& path, std::string_view text) {
     std::filesystem::create_directories(path.parent_path());
     std::ofstream out(path, std::ios::binary);
     out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    if (!out) {
+    // A short file is only written when the stream closes: a full disk shows there.
+    out.close();
+    if (out.fail()) {
         throw BackendError("write", 0, "could not write " + path.string());
     }
 }

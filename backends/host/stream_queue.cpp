@@ -6,87 +6,108 @@
 
 namespace kiln::detail::host {
 
+namespace {
+
+thread_local bool stream_worker = false;
+
+}  // namespace
+
+bool on_stream_worker() noexcept {
+    return stream_worker;
+}
+
+std::uint64_t StreamState::last() const {
+    const std::scoped_lock lock(mutex_);
+    return pushed_;
+}
+
+bool StreamState::done(std::uint64_t number) const {
+    const std::scoped_lock lock(mutex_);
+    return completed_ >= number;
+}
+
+void StreamState::wait(std::uint64_t number) const {
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [&] { return completed_ >= number; });
+}
+
+std::exception_ptr StreamState::take_error() {
+    const std::scoped_lock lock(mutex_);
+    return std::exchange(error_, nullptr);
+}
+
 StreamQueue::~StreamQueue() {
     {
-        const std::scoped_lock lock(mutex_);
-        stopping_ = true;
+        const std::scoped_lock lock(state_->mutex_);
+        state_->stopping_ = true;
     }
-    changed_.notify_all();
-    if (worker_.joinable()) {
+    state_->changed_.notify_all();
+    if (!worker_.joinable()) {
+        return;
+    }
+    // Ended by its own worker (a host function held the last owner): that thread cannot join
+    // itself, and finishes the queue alone, holding the state.
+    if (worker_.get_id() == std::this_thread::get_id()) {
+        worker_.detach();
+    } else {
         worker_.join();
     }
 }
 
 std::uint64_t StreamQueue::push(Task task) {
+    StreamState& state = *state_;
     std::uint64_t number = 0;
     {
-        const std::scoped_lock lock(mutex_);
-        if (captured_) {
-            captured_->push_back(std::move(task));
-            return pushed_;
+        const std::scoped_lock lock(state.mutex_);
+        if (state.captured_) {
+            state.captured_->push_back(std::move(task));
+            return state.pushed_;
         }
-        tasks_.push_back(std::move(task));
-        number = ++pushed_;
+        // Started before the task is counted: if starting throws, nothing waits for a task that
+        // no thread would run.
         if (!worker_.joinable()) {
-            worker_ = std::thread([this] { work(); });
+            worker_ = std::thread([held = state_] { work(*held); });
         }
+        state.tasks_.push_back(std::move(task));
+        number = ++state.pushed_;
     }
-    changed_.notify_all();
+    state.changed_.notify_all();
     return number;
 }
 
-std::uint64_t StreamQueue::last() const {
-    const std::scoped_lock lock(mutex_);
-    return pushed_;
-}
-
-bool StreamQueue::done(std::uint64_t number) const {
-    const std::scoped_lock lock(mutex_);
-    return completed_ >= number;
-}
-
-void StreamQueue::wait(std::uint64_t number) const {
-    std::unique_lock lock(mutex_);
-    changed_.wait(lock, [&] { return completed_ >= number; });
-}
-
-std::exception_ptr StreamQueue::take_error() {
-    const std::scoped_lock lock(mutex_);
-    return std::exchange(error_, nullptr);
-}
-
 void StreamQueue::begin_capture() {
-    const std::scoped_lock lock(mutex_);
-    if (captured_) {
+    const std::scoped_lock lock(state_->mutex_);
+    if (state_->captured_) {
         throw Error("kiln: begin_capture: the host stream is already capturing");
     }
-    captured_.emplace();
+    state_->captured_.emplace();
 }
 
 std::vector<Task> StreamQueue::end_capture() {
-    const std::scoped_lock lock(mutex_);
-    if (!captured_) {
+    const std::scoped_lock lock(state_->mutex_);
+    if (!state_->captured_) {
         throw Error("kiln: end_capture: the host stream is not capturing");
     }
-    std::vector<Task> tasks = std::move(*captured_);
-    captured_.reset();
+    std::vector<Task> tasks = std::move(*state_->captured_);
+    state_->captured_.reset();
     return tasks;
 }
 
 bool StreamQueue::capturing() const {
-    const std::scoped_lock lock(mutex_);
-    return captured_.has_value();
+    const std::scoped_lock lock(state_->mutex_);
+    return state_->captured_.has_value();
 }
 
-void StreamQueue::work() {
-    std::unique_lock lock(mutex_);
+void StreamQueue::work(StreamState& state) {
+    stream_worker = true;
+    std::unique_lock lock(state.mutex_);
     for (;;) {
-        changed_.wait(lock, [this] { return stopping_ || !tasks_.empty(); });
-        if (tasks_.empty()) {
+        state.changed_.wait(lock, [&] { return state.stopping_ || !state.tasks_.empty(); });
+        if (state.tasks_.empty()) {
             return;  // stopping, with every task run
         }
-        Task task = std::move(tasks_.front());
-        tasks_.pop_front();
+        Task task = std::move(state.tasks_.front());
+        state.tasks_.pop_front();
         lock.unlock();
         std::exception_ptr error;
         try {
@@ -96,11 +117,11 @@ void StreamQueue::work() {
         }
         task = nullptr;  // what the task held is released before it counts as done
         lock.lock();
-        if (error && !error_) {
-            error_ = error;
+        if (error && !state.error_) {
+            state.error_ = error;
         }
-        ++completed_;
-        changed_.notify_all();
+        ++state.completed_;
+        state.changed_.notify_all();
     }
 }
 

@@ -5,6 +5,8 @@
 #include <kiln/error.hpp>
 
 #include <algorithm>
+#include <sstream>
+#include <string>
 #include <utility>
 
 namespace kiln::detail::host {
@@ -26,11 +28,29 @@ void rethrow(StreamQueue& queue) {
     }
 }
 
-}  // namespace
+// A host function that waited for a stream would wait for itself: its own task counts as done
+// only once it returns.
+void refuse_on_worker(const char* call) {
+    if (on_stream_worker()) {
+        throw Error(std::string("kiln: ") + call +
+                    " was called from a host function running on a host stream, where it would "
+                    "wait for itself; a host function must not synchronize or copy "
+                    "synchronously (CUDA refuses it too: cudaErrorNotPermitted)");
+    }
+}
 
-void push_wait(StreamQueue& stream, std::shared_ptr<StreamQueue> target, std::uint64_t number) {
+// Queues a task on `stream` that waits until task `number` of `target` has run.
+void push_wait(StreamQueue& stream, std::shared_ptr<StreamState> target, std::uint64_t number) {
     (void)stream.push([target = std::move(target), number] { target->wait(number); });
 }
+
+std::string handle_text(void* handle) {
+    std::ostringstream text;
+    text << handle;
+    return text.str();
+}
+
+}  // namespace
 
 void* Streams::per_thread_handle() noexcept {
     return per_thread;
@@ -40,11 +60,20 @@ void* Streams::create(bool non_blocking) {
     auto handle = std::make_unique<Handle>(Handle{std::make_shared<StreamQueue>(!non_blocking)});
     const std::scoped_lock lock(mutex_);
     streams_.push_back(handle->queue);
+    handles_.insert(handle.get());
     return handle.release();
 }
 
 void Streams::destroy(void* handle) {
-    const std::unique_ptr<Handle> owned(static_cast<Handle*>(handle));
+    std::unique_ptr<Handle> owned;
+    {
+        const std::scoped_lock lock(mutex_);
+        if (handles_.erase(handle) == 0) {
+            throw Error("kiln: destroying host stream " + handle_text(handle) +
+                        ": not a stream the host backend created, or already destroyed");
+        }
+        owned.reset(static_cast<Handle*>(handle));
+    }
     forget(owned->queue);
 }
 
@@ -62,6 +91,12 @@ std::shared_ptr<StreamQueue> Streams::queue(void* handle) {
     }
     if (handle == per_thread) {
         return per_thread_queue();
+    }
+    const std::scoped_lock lock(mutex_);
+    if (!handles_.contains(handle)) {
+        throw Error("kiln: stream " + handle_text(handle) +
+                    " is not a host stream: not made by the host backend (a GPU backend's "
+                    "stream?), or destroyed");
     }
     return static_cast<Handle*>(handle)->queue;
 }
@@ -113,25 +148,27 @@ std::uint64_t Streams::push(void* handle, Task task) {
         }
         for (auto& stream : blocking) {
             if (const std::uint64_t last = stream->last(); !stream->done(last)) {
-                push_wait(*target, std::move(stream), last);
+                push_wait(*target, stream->state(), last);
             }
         }
     } else {
-        auto before = legacy();
+        const auto before = legacy();
         if (const std::uint64_t last = before->last(); !before->done(last)) {
-            push_wait(*target, std::move(before), last);
+            push_wait(*target, before->state(), last);
         }
     }
     return target->push(std::move(task));
 }
 
 void Streams::synchronize(void* handle) {
+    refuse_on_worker("synchronize");
     const std::shared_ptr<StreamQueue> target = queue(handle);
     target->wait(target->last());
     rethrow(*target);
 }
 
 void Streams::synchronize_all() {
+    refuse_on_worker("device synchronize");
     std::vector<std::shared_ptr<StreamQueue>> all;
     {
         const std::scoped_lock lock(mutex_);

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <unordered_set>
 #include <vector>
 
 namespace kiln::detail::host {
@@ -19,19 +20,22 @@ public:
     [[nodiscard]] static void* per_thread_handle() noexcept;
 
     [[nodiscard]] void* create(bool non_blocking);
-    // Forgets the handle; work already queued still runs.
+    // Forgets the handle, then waits for the work already queued on it. Error for a handle this
+    // backend did not create or already destroyed.
     void destroy(void* handle);
 
-    // The queue behind a handle. Error for a handle this backend did not create.
+    // The queue behind a handle. Error for a handle this backend did not create or destroyed.
     [[nodiscard]] std::shared_ptr<StreamQueue> queue(void* handle);
 
     // Queues `task` on the stream, after the implicit waits of the legacy-stream rule; returns
     // its number in that stream.
     std::uint64_t push(void* handle, Task task);
 
-    // Waits for the stream's work, then rethrows the first exception a task of it threw.
+    // Waits for the stream's work, then rethrows the first exception a task of it threw. Error
+    // from a host function, which would wait for itself (CUDA forbids it too).
     void synchronize(void* handle);
-    // Waits for every stream's work, then rethrows the first exception any of them threw.
+    // Waits for every stream's work, then rethrows the first exception any of them threw. Error
+    // from a host function, as synchronize.
     void synchronize_all();
 
 private:
@@ -41,14 +45,13 @@ private:
     void forget(const std::shared_ptr<StreamQueue>& queue);
 
     std::mutex mutex_;
+    // The handles create() gave out and destroy() has not taken back.
+    std::unordered_set<void*> handles_;
     std::shared_ptr<StreamQueue> legacy_;
     // Every stream but the legacy one, per-thread streams included.
     std::vector<std::shared_ptr<StreamQueue>> streams_;
     // Orders the implicit waits of concurrent pushes, so that no two streams wait on each other.
     std::mutex ordering_;
 };
-
-// Queues a task on `stream` that waits until task `number` of `target` has run.
-void push_wait(StreamQueue& stream, std::shared_ptr<StreamQueue> target, std::uint64_t number);
 
 }  // namespace kiln::detail::host

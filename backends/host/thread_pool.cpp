@@ -2,11 +2,33 @@
 
 #include "../../core/env.hpp"
 
+#include <kiln/error.hpp>
+
+#include <sched.h>
+
 #include <algorithm>
 #include <atomic>
 #include <exception>
+#include <string>
+#include <system_error>
+#include <thread>
 
 namespace kiln::detail::host {
+
+namespace {
+
+// The CPUs this process may run on (its affinity mask, which MPI launchers and cgroups narrow),
+// not every CPU of the machine.
+int usable_cpus() {
+    cpu_set_t mask;
+    CPU_ZERO(&mask);
+    if (sched_getaffinity(0, sizeof(mask), &mask) == 0) {
+        return std::max(1, CPU_COUNT(&mask));
+    }
+    return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+}
+
+}  // namespace
 
 // One run(): its ranges, handed out by `next`; `finished` counts those done.
 struct ThreadPool::Job {
@@ -22,12 +44,22 @@ struct ThreadPool::Job {
 
 ThreadPool::ThreadPool(int threads) : threads_(std::max(1, threads)) {
     helpers_.reserve(static_cast<std::size_t>(threads_ - 1));
-    for (int t = 1; t < threads_; ++t) {
-        helpers_.emplace_back([this] { work(); });
+    try {
+        for (int t = 1; t < threads_; ++t) {
+            helpers_.emplace_back([this] { work(); });
+        }
+    } catch (const std::system_error& e) {
+        stop();
+        throw Error("kiln: the host backend could not start " + std::to_string(threads_) +
+                    " threads (KILN_HOST_THREADS): " + e.what());
     }
 }
 
 ThreadPool::~ThreadPool() {
+    stop();
+}
+
+void ThreadPool::stop() {
     {
         const std::scoped_lock lock(mutex_);
         stopping_ = true;
@@ -40,9 +72,13 @@ ThreadPool::~ThreadPool() {
 
 ThreadPool& ThreadPool::instance() {
     static ThreadPool& pool = *[] {
-        int threads = static_cast<int>(std::thread::hardware_concurrency());
+        int threads = usable_cpus();
         if (const auto text = env::get("KILN_HOST_THREADS")) {
             threads = env::parse_index("KILN_HOST_THREADS", *text);
+            if (threads < 1) {
+                throw Error("kiln: KILN_HOST_THREADS is '" + std::string(*text) +
+                            "': expected the number of threads, at least 1");
+            }
         }
         return new ThreadPool(threads);
     }();

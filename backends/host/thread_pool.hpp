@@ -39,6 +39,8 @@ private:
     struct Job;
 
     void work();
+    // Stops and joins the helper threads.
+    void stop();
     static void take_ranges(Job& job);
 
     int threads_;

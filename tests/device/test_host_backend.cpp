@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <thread>
 
 namespace {
 
@@ -145,6 +146,83 @@ TEST(HostBackend, UnloadingAModuleWaitsForItsQueuedLaunches) {
     }
     stream.synchronize();
     EXPECT_EQ(value.get<std::int32_t>(), (std::vector<std::int32_t>{9}));
+}
+
+// A thread that records an event on its per-thread stream, drops the event and ends while the
+// stream is busy: the stream finishes its work and goes on that thread, not on its own worker
+// (whose join of itself would terminate the process).
+TEST(HostBackend, PerThreadStreamOutlivesItsThreadsEvents) {
+    KILN_REQUIRE_HOST();
+    TestKernels kernels;
+    const kiln::ndarray value = kiln::zeros({1}, kiln::int32);
+    auto* target = static_cast<int*>(value.data());
+    std::thread([&] {
+        const kiln::StreamView mine = kiln::per_thread_stream();
+        kernels.spin(mine, spin_cycles(20));
+        kiln::Event marker;
+        marker.record(mine);
+        kernels.store(mine, target, 4);
+    }).join();
+    kiln::Device::current().synchronize();
+    EXPECT_EQ(value.get<std::int32_t>(), (std::vector<std::int32_t>{4}));
+}
+
+// A stream destroyed before its failed work was reported goes anyway; the next device
+// synchronize reports the failure, once.
+TEST(HostBackend, FailureOfADestroyedStreamSurfacesAtDeviceSynchronize) {
+    KILN_REQUIRE_HOST();
+    TestKernels kernels;
+    const kiln::ndarray value = kiln::zeros({1}, kiln::int32);
+    {
+        const kiln::Stream stream;
+        kernels.fail(stream, static_cast<int*>(value.data()));
+    }
+    try {
+        kiln::Device::current().synchronize();
+        ADD_FAILURE() << "expected kiln::BackendError";
+    } catch (const kiln::BackendError& e) {
+        EXPECT_TRUE(contains(e.what(), "failed on purpose")) << e.what();
+    }
+    EXPECT_NO_THROW(kiln::Device::current().synchronize()) << "the error is reported once";
+}
+
+// A host function that synchronizes would wait for itself: it gets an error instead of a hang.
+TEST(HostBackend, SynchronizingInsideAHostFunctionIsAnError) {
+    KILN_REQUIRE_HOST();
+    kiln::Stream stream;
+    std::string stream_error;
+    std::string device_error;
+    stream.launch_host_func([&] {
+        try {
+            stream.synchronize();
+        } catch (const kiln::Error& e) {
+            stream_error = e.what();
+        }
+        try {
+            kiln::Device::current().synchronize();
+        } catch (const kiln::Error& e) {
+            device_error = e.what();
+        }
+    });
+    stream.synchronize();
+    EXPECT_TRUE(contains(stream_error, "from a host function")) << stream_error;
+    EXPECT_TRUE(contains(device_error, "device synchronize was called from a host function"))
+        << device_error;
+}
+
+// A handle the host backend never made (another backend's stream, a stale pointer) is an error,
+// not a dereference.
+TEST(HostBackend, AForeignStreamHandleIsAnError) {
+    KILN_REQUIRE_HOST();
+    TestKernels kernels;
+    const kiln::ndarray value = kiln::zeros({1}, kiln::int32);
+    alignas(16) static char not_a_stream[16] = {};
+    try {
+        kernels.store(kiln::StreamView(not_a_stream), static_cast<int*>(value.data()), 1);
+        ADD_FAILURE() << "expected kiln::Error";
+    } catch (const kiln::Error& e) {
+        EXPECT_TRUE(contains(e.what(), "is not a host stream")) << e.what();
+    }
 }
 
 // Without a C++ compiler the host backend sees no device, and says what it looked for. Checked in

@@ -53,7 +53,12 @@ TEST(Benchmark, NothingLaunchedTakesNearlyNoGpuTime) {
     const auto result = benchmark([] {}, 100, 0, "empty");
     ASSERT_EQ(result.repeats(), 100U);
     EXPECT_GE(result.gpu().min, 0.0);
-    EXPECT_LT(result.gpu().max, 1e-3) << result;
+    EXPECT_LT(result.gpu().mean, 5e-4) << result;
+    // The host backend stamps events on a stream's worker thread, which a loaded machine may
+    // deschedule for milliseconds (CI, two cores, once 1 ms); a GPU stamps them itself.
+    if (!kiln::test::is_host()) {
+        EXPECT_LT(result.gpu().max, 1e-3) << result;
+    }
     EXPECT_GE(result.cpu().min, 0.0);
     expect_ordered(result.gpu());
 }

@@ -52,8 +52,8 @@ public:
         p.warp_size = 32;
         p.max_threads_per_block = 1024;
         p.total_memory = host::memory_info().second;
-        p.shared_memory_per_block = shared_memory_per_block;
-        p.shared_memory_per_block_optin = shared_memory_per_block;
+        p.shared_memory_per_block = host::shared_memory_per_block;
+        p.shared_memory_per_block_optin = host::shared_memory_per_block;
         return p;
     }
     [[nodiscard]] int current_device() override {
@@ -195,7 +195,7 @@ public:
     [[nodiscard]] FunctionAttributes function_attributes(NativeFunction /*function*/) override {
         FunctionAttributes attributes;
         attributes.max_threads_per_block = 1024;
-        attributes.max_dynamic_shared_size_bytes = static_cast<int>(shared_memory_per_block);
+        attributes.max_dynamic_shared_size_bytes = static_cast<int>(host::shared_memory_per_block);
         return attributes;
     }
     void set_function_attribute(NativeFunction /*function*/, FunctionAttribute /*attribute*/,
@@ -211,9 +211,6 @@ public:
     }
 
 private:
-    // What a block may share, as on most GPUs without opting in.
-    static constexpr std::size_t shared_memory_per_block = std::size_t{48} * 1024;
-
     static HostEvent& host_event(NativeEvent event) { return *static_cast<HostEvent*>(event); }
     static std::shared_ptr<HostModule>& host_module(NativeModule module) {
         return *static_cast<std::shared_ptr<HostModule>*>(module);

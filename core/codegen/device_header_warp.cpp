@@ -70,9 +70,11 @@ std::string warp_h(int warp_size) {
     return std::string(head) + std::to_string(warp_size) + std::string(body);
 }
 
-// Generated host kernels use no warp functions: only the size, for code that sizes by it.
+// Generated host kernels use no warp functions: only the size, for code that sizes by it. The
+// shims serve user sources in the CUDA dialect (kiln/host_cuda.h, included before).
 std::string host_warp_h(int warp_size) {
-    return std::string(head) + std::to_string(warp_size) + "\n\n#endif\n";
+    return std::string(head) + std::to_string(warp_size) + "\n\n#if defined(KILN_HOST_CUDA)" +
+           std::string(body) + "#endif\n";
 }
 
 }  // namespace kiln::detail::header_text

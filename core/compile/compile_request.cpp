@@ -51,6 +51,7 @@ CompileRequest resolve(const Program& program, std::string_view target) {
                            std::string(target),
                            program.name_expressions,
                            {},
+                           program.cuda_dialect,
                            {}};
     if (request.target.empty()) {
         request.target = Device::current().properties().arch;

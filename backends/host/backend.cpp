@@ -186,11 +186,21 @@ public:
     void launch(NativeFunction function, const LaunchConfig& config, void** args) override {
         host::launch(streams_, *static_cast<HostFunction*>(function), config, args);
     }
-    void launch_cooperative(NativeFunction function, const LaunchConfig& /*config*/,
-                            void** /*args*/) override {
-        throw Error("kiln: cooperative launch of kernel '" +
-                    static_cast<HostFunction*>(function)->name +
-                    "' is not supported by the host backend yet");
+    // The blocks of a cooperative launch must all run at once: one per pool thread at most.
+    // There is no grid-wide barrier to wait at (cooperative groups are a toolkit header).
+    void launch_cooperative(NativeFunction function, const LaunchConfig& config,
+                            void** args) override {
+        const auto blocks = static_cast<unsigned long long>(config.grid.x) * config.grid.y *
+                            config.grid.z;
+        const auto resident = static_cast<unsigned long long>(host::ThreadPool::instance().threads());
+        if (blocks > resident) {
+            throw Error("kiln: cooperative launch of kernel '" +
+                        static_cast<HostFunction*>(function)->name + "': its " +
+                        std::to_string(blocks) + " blocks cannot all run at once on the host, " +
+                        "which runs " + std::to_string(resident) +
+                        " (one per thread, KILN_HOST_THREADS)");
+        }
+        launch(function, config, args);
     }
     [[nodiscard]] FunctionAttributes function_attributes(NativeFunction /*function*/) override {
         FunctionAttributes attributes;

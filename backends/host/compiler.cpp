@@ -40,11 +40,17 @@ constexpr std::array<std::string_view, 8> common_options = {
 // 28). Loops still vectorise.
 constexpr std::string_view gcc_workaround = "-fno-tree-slp-vectorize";
 
+// GCC makes a template's static data (a kernel's __shared__ array in a template kernel) one
+// object per process across every module loaded, and such modules never unload: each module gets
+// its own.
+constexpr std::string_view gcc_no_unique = "-fno-gnu-unique";
+
 // The options of every compile by `compiler`.
 std::vector<std::string> base_options(const HostCompiler& compiler) {
     std::vector<std::string> options(common_options.begin(), common_options.end());
     if (compiler.version.find("clang") == std::string::npos) {
         options.emplace_back(gcc_workaround);
+        options.emplace_back(gcc_no_unique);
     }
     return options;
 }

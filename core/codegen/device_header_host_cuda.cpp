@@ -49,12 +49,16 @@ static constexpr int warpSize = 32;
 static thread_local const kiln_host_runtime* kiln_cuda_runtime;
 static bool kiln_cuda_fibers;
 
+// In no namespace of a name, so that every module has its own (not one per process, as the
+// dynamic linker makes of a template's static member otherwise).
+namespace {
 template <class T>
 struct kiln_cuda_fiber_marker {
     static const bool value;
 };
 template <class T>
 const bool kiln_cuda_fiber_marker<T>::value = (kiln_cuda_fibers = true);
+}  // namespace
 
 // Waits in the block's runtime; the fiber's own threadIdx is restored, since the others' runs
 // wrote theirs in between.

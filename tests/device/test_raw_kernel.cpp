@@ -283,7 +283,9 @@ TEST(RawKernel, LaunchLimitsAreCheckedBeforeLaunching) {
     const auto attributes = block_sum.attributes();
     EXPECT_GE(attributes.max_threads_per_block, 256);
     EXPECT_LE(attributes.max_threads_per_block, 1024);
-    EXPECT_GT(attributes.num_regs, 0);
+    if (!kiln::test::is_host()) {
+        EXPECT_GT(attributes.num_regs, 0);
+    }
     try {
         block_sum(Dim3{1}, Dim3{1024, 2}, {x, total, 4}, {.shared_mem = 8192});
         FAIL() << "a block of 2048 threads must be refused";
@@ -340,7 +342,12 @@ TEST(RawKernel, CompileErrorsAndBadNames) {
         broken(Dim3{1}, Dim3{1}, {x});
         FAIL() << "expected kiln::CompileError";
     } catch (const kiln::CompileError& e) {
-        EXPECT_NE(e.log().find("\"y\""), std::string::npos) << e.log();
+        // NVRTC and HIPRTC quote names in ", GCC in ' or in the locale's quotes.
+        const std::string& log = e.log();
+        const bool named = log.find("\"y\"") != std::string::npos ||
+                           log.find("'y'") != std::string::npos ||
+                           log.find("\u2018y\u2019") != std::string::npos;
+        EXPECT_TRUE(named) << log;
     }
 }
 

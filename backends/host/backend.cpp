@@ -190,9 +190,10 @@ public:
     // There is no grid-wide barrier to wait at (cooperative groups are a toolkit header).
     void launch_cooperative(NativeFunction function, const LaunchConfig& config,
                             void** args) override {
-        const auto blocks = static_cast<unsigned long long>(config.grid.x) * config.grid.y *
-                            config.grid.z;
-        const auto resident = static_cast<unsigned long long>(host::ThreadPool::instance().threads());
+        const auto blocks =
+            static_cast<unsigned long long>(config.grid.x) * config.grid.y * config.grid.z;
+        const auto resident =
+            static_cast<unsigned long long>(host::ThreadPool::instance().threads());
         if (blocks > resident) {
             throw Error("kiln: cooperative launch of kernel '" +
                         static_cast<HostFunction*>(function)->name + "': its " +

@@ -76,8 +76,8 @@ std::string hex(unsigned value) {
 
 [[noreturn]] void fail_block(const Block& block, const std::string& what) {
     throw Error("kiln: block (" + std::to_string(block.index[0]) + ", " +
-                std::to_string(block.index[1]) + ", " + std::to_string(block.index[2]) + "): " +
-                what + "; on a GPU this block would hang");
+                std::to_string(block.index[1]) + ", " + std::to_string(block.index[2]) +
+                "): " + what + "; on a GPU this block would hang");
 }
 
 void fiber_main(void* argument) {
@@ -119,7 +119,7 @@ unsigned long long warp(unsigned kind, unsigned mask, unsigned long long value, 
                         int width) {
     if (running != nullptr) {
         (*running->threads)[running->current].request = {static_cast<WarpKind>(kind), mask, value,
-                                                          operand, width};
+                                                         operand, width};
     }
     return wait(ThreadState::warp);
 }
@@ -158,14 +158,13 @@ bool release_warp(Block& block, unsigned w) {
             }
         }
         waiting &= ~group;
-        const unsigned needed = request.kind == WarpKind::activemask ? group
-                                                                      : request.mask & existing;
+        const unsigned needed =
+            request.kind == WarpKind::activemask ? group : request.mask & existing;
         if ((needed & returned) != 0) {
             const unsigned gone = static_cast<unsigned>(__builtin_ctz(needed & returned));
             fail_block(block, "thread " + thread_name(block, base + gone) +
                                   " returned while thread " + thread_name(block, base + lane) +
-                                  " waits for it at a warp function of mask " +
-                                  hex(request.mask));
+                                  " waits for it at a warp function of mask " + hex(request.mask));
         }
         if ((needed & ~group) != 0) {
             continue;
@@ -258,8 +257,7 @@ void run_block(void (*thread)(void*, unsigned), void* context, const unsigned* i
                     continue;
                 }
                 block.current = t;
-                FiberContext::switch_to(block.scheduler, fiber_threads[t].context,
-                                        stacks[t].get());
+                FiberContext::switch_to(block.scheduler, fiber_threads[t].context, stacks[t].get());
                 if (block.failure) {
                     std::rethrow_exception(block.failure);
                 }

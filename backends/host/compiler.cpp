@@ -31,9 +31,14 @@ namespace fs = std::filesystem;
 // operands may alias; no errno from math functions, as on a GPU, lets sqrt vectorise too. Without
 // semantic interposition a CUDA-dialect kernel, an exported function, inlines into the loop over
 // its block's threads.
-constexpr std::array<std::string_view, 8> common_options = {
-    "-std=c++17",      "-O3",  "-march=native",  "-fPIC", "-shared", "-fno-math-errno",
-    "-fno-semantic-interposition", "-pipe"};
+constexpr std::array<std::string_view, 8> common_options = {"-std=c++17",
+                                                            "-O3",
+                                                            "-march=native",
+                                                            "-fPIC",
+                                                            "-shared",
+                                                            "-fno-math-errno",
+                                                            "-fno-semantic-interposition",
+                                                            "-pipe"};
 
 // GCC 12's straight-line (SLP) vectorizer drops the rounding of (double)(float)x: kiln's
 // complex<double> + complex<float>(y) kept y's double bits (tests/device/test_complex.cpp, op
@@ -165,10 +170,10 @@ CompiledBinary compile_shared_object(const CompileRequest& request) {
     // A CUDA-dialect source is compiled as it is, followed by the exports of its kernels.
     std::vector<std::string> lowered;
     if (request.cuda_dialect) {
-        write_file(source, std::string(request.source) +
-                               cuda_source_epilogue(scan_cuda_source(request.source),
-                                                    request.name_expressions,
-                                                    shared_memory_per_block));
+        write_file(source,
+                   std::string(request.source) +
+                       cuda_source_epilogue(scan_cuda_source(request.source),
+                                            request.name_expressions, shared_memory_per_block));
         for (std::size_t i = 0; i < request.name_expressions.size(); ++i) {
             lowered.push_back(expression_symbol(i));
         }
@@ -183,10 +188,9 @@ CompiledBinary compile_shared_object(const CompileRequest& request) {
     for (auto& option : host_options(request.options)) {
         argv.push_back(std::move(option));
     }
-    argv.insert(argv.end(),
-                {"-I", include->string(), "-include",
-                 request.cuda_dialect ? cuda_prelude_header : prelude_header, "-o",
-                 library.string(), source.string()});
+    argv.insert(argv.end(), {"-I", include->string(), "-include",
+                             request.cuda_dialect ? cuda_prelude_header : prelude_header, "-o",
+                             library.string(), source.string()});
     const ProcessResult result = run_process(argv, scratch.path());
     if (result.exit_code != 0) {
         throw CompileError(std::string(request.kernel), trimmed(result.output), argv,

@@ -27,7 +27,7 @@
 // stack, stores its pointer in *save_sp, and resumes the stack load_sp saved the same way. A new
 // fiber's first frame returns into the trampoline, which calls r12(r13).
 extern "C" __attribute__((visibility("hidden"))) void kiln_host_fiber_switch(void** save_sp,
-                                                                              void* load_sp);
+                                                                             void* load_sp);
 extern "C" __attribute__((visibility("hidden"))) void kiln_host_fiber_trampoline();
 asm(R"(
     .text
@@ -133,12 +133,12 @@ void FiberContext::start(const FiberStack& stack, void (*entry)(void*), void* ar
     asm volatile("stmxcsr %0\n\tfnstcw %1" : "=m"(sse_control), "=m"(x87_control));
     std::uint64_t* frame = top - 8;
     frame[0] = sse_control | (std::uint64_t{x87_control} << 32U);
-    frame[1] = 0;                                              // r15
-    frame[2] = 0;                                              // r14
-    frame[3] = reinterpret_cast<std::uint64_t>(argument);      // r13
-    frame[4] = reinterpret_cast<std::uint64_t>(entry);         // r12
-    frame[5] = 0;                                              // rbx
-    frame[6] = 0;                                              // rbp: ends frame-pointer walks
+    frame[1] = 0;                                          // r15
+    frame[2] = 0;                                          // r14
+    frame[3] = reinterpret_cast<std::uint64_t>(argument);  // r13
+    frame[4] = reinterpret_cast<std::uint64_t>(entry);     // r12
+    frame[5] = 0;                                          // rbx
+    frame[6] = 0;                                          // rbp: ends frame-pointer walks
     frame[7] = reinterpret_cast<std::uint64_t>(&kiln_host_fiber_trampoline);
     sp_ = frame;
 }

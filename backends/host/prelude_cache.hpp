@@ -1,8 +1,8 @@
 // The host dialect's prelude on disk: kiln's device headers and kiln/prelude.h (kiln/host.h, then
 // kiln/device.h), with kiln/cuda_prelude.h for users' CUDA-dialect sources (kiln/host_cuda.h
-// between the two), each precompiled by GCC, kept once per compiler, CPU and header set in the compile
-// cache's directory. Every kernel compile then includes the prelude without parsing it again:
-// the C++ library headers it pulls in were most of a small kernel's compile time.
+// between the two), each precompiled by GCC, kept once per compiler, CPU and header set in the
+// compile cache's directory. Every kernel compile then includes the prelude without parsing it
+// again: the C++ library headers it pulls in were most of a small kernel's compile time.
 #pragma once
 
 #include "../../core/backend.hpp"

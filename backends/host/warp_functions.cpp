@@ -21,22 +21,22 @@ unsigned shuffle_source(WarpKind kind, unsigned lane, int operand, int width) {
     int source = self;
     bool valid = false;
     switch (kind) {
-    case WarpKind::shuffle_up:
-        source = self - operand;
-        valid = source >= max_lane;
-        break;
-    case WarpKind::shuffle_down:
-        source = self + operand;
-        valid = source <= max_lane;
-        break;
-    case WarpKind::shuffle_xor:
-        source = self ^ operand;
-        valid = source <= max_lane;
-        break;
-    default:
-        source = min_lane | (operand & 31 & ~segment_mask);
-        valid = source <= max_lane;
-        break;
+        case WarpKind::shuffle_up:
+            source = self - operand;
+            valid = source >= max_lane;
+            break;
+        case WarpKind::shuffle_down:
+            source = self + operand;
+            valid = source <= max_lane;
+            break;
+        case WarpKind::shuffle_xor:
+            source = self ^ operand;
+            valid = source <= max_lane;
+            break;
+        default:
+            source = min_lane | (operand & 31 & ~segment_mask);
+            valid = source <= max_lane;
+            break;
     }
     return static_cast<unsigned>(valid ? source : self);
 }
@@ -58,20 +58,32 @@ unsigned long long reduce(WarpKind kind, const std::array<WarpRequest, warp_lane
             continue;
         }
         switch (kind) {
-        case WarpKind::reduce_add: total += value; break;
-        case WarpKind::reduce_min: total = value < total ? value : total; break;
-        case WarpKind::reduce_max: total = value > total ? value : total; break;
-        case WarpKind::reduce_min_signed:
-            total = static_cast<std::uint32_t>(signed_value < signed_total ? signed_value
-                                                                           : signed_total);
-            break;
-        case WarpKind::reduce_max_signed:
-            total = static_cast<std::uint32_t>(signed_value > signed_total ? signed_value
-                                                                           : signed_total);
-            break;
-        case WarpKind::reduce_and: total &= value; break;
-        case WarpKind::reduce_or: total |= value; break;
-        default: total ^= value; break;
+            case WarpKind::reduce_add:
+                total += value;
+                break;
+            case WarpKind::reduce_min:
+                total = value < total ? value : total;
+                break;
+            case WarpKind::reduce_max:
+                total = value > total ? value : total;
+                break;
+            case WarpKind::reduce_min_signed:
+                total = static_cast<std::uint32_t>(signed_value < signed_total ? signed_value
+                                                                               : signed_total);
+                break;
+            case WarpKind::reduce_max_signed:
+                total = static_cast<std::uint32_t>(signed_value > signed_total ? signed_value
+                                                                               : signed_total);
+                break;
+            case WarpKind::reduce_and:
+                total &= value;
+                break;
+            case WarpKind::reduce_or:
+                total |= value;
+                break;
+            default:
+                total ^= value;
+                break;
         }
     }
     return total;
@@ -94,36 +106,48 @@ WarpValues warp_results(const std::array<WarpRequest, warp_lanes>& requests, uns
         const WarpRequest& request = requests[lane];
         unsigned long long& result = results[lane];
         switch (request.kind) {
-        case WarpKind::shuffle:
-        case WarpKind::shuffle_up:
-        case WarpKind::shuffle_down:
-        case WarpKind::shuffle_xor: {
-            const unsigned source =
-                shuffle_source(request.kind, lane, request.operand, request.width);
-            result = in(group, source) ? requests[source].value : request.value;
-            break;
-        }
-        case WarpKind::ballot: result = ballot; break;
-        case WarpKind::any: result = ballot != 0 ? 1 : 0; break;
-        case WarpKind::all: result = ballot == group ? 1 : 0; break;
-        case WarpKind::sync: result = 0; break;
-        case WarpKind::activemask: result = group; break;
-        case WarpKind::match_any:
-        case WarpKind::match_all: {
-            unsigned same = 0;
-            for (unsigned other = 0; other < warp_lanes; ++other) {
-                if (in(group, other) && requests[other].value == request.value) {
-                    same |= 1U << other;
+            case WarpKind::shuffle:
+            case WarpKind::shuffle_up:
+            case WarpKind::shuffle_down:
+            case WarpKind::shuffle_xor: {
+                const unsigned source =
+                    shuffle_source(request.kind, lane, request.operand, request.width);
+                result = in(group, source) ? requests[source].value : request.value;
+                break;
+            }
+            case WarpKind::ballot:
+                result = ballot;
+                break;
+            case WarpKind::any:
+                result = ballot != 0 ? 1 : 0;
+                break;
+            case WarpKind::all:
+                result = ballot == group ? 1 : 0;
+                break;
+            case WarpKind::sync:
+                result = 0;
+                break;
+            case WarpKind::activemask:
+                result = group;
+                break;
+            case WarpKind::match_any:
+            case WarpKind::match_all: {
+                unsigned same = 0;
+                for (unsigned other = 0; other < warp_lanes; ++other) {
+                    if (in(group, other) && requests[other].value == request.value) {
+                        same |= 1U << other;
+                    }
                 }
+                if (request.kind == WarpKind::match_any) {
+                    result = same;
+                } else {
+                    result = same == group ? (std::uint64_t{1} << 32U) | group : 0;
+                }
+                break;
             }
-            if (request.kind == WarpKind::match_any) {
-                result = same;
-            } else {
-                result = same == group ? (std::uint64_t{1} << 32U) | group : 0;
-            }
-            break;
-        }
-        default: result = reduce(request.kind, requests, group); break;
+            default:
+                result = reduce(request.kind, requests, group);
+                break;
         }
     }
     return results;

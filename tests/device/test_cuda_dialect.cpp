@@ -147,22 +147,22 @@ extern "C" __global__ void warps(const int* in, int* out, double* doubles) {
             any = any || x(l) == 11;
             big = big && x(l) > 50;
         }
-        const std::vector<std::int32_t> want{
-            x(lane * 7 % 32),
-            lane >= 3 ? x(lane - 3) : x(lane),
-            lane + 5 < 32 ? x(lane + 5) : x(lane),
-            x(lane ^ 9),
-            x(lane / 8 * 8 + 3),
-            lane % 16 + 4 < 16 ? x(lane + 4) : x(lane),
-            static_cast<std::int32_t>(ballot),
-            any ? 1 : 0,
-            1 + (big ? 2 : 0),
-            -1,
-            static_cast<std::int32_t>(same),
-            total};
+        const std::vector<std::int32_t> want{x(lane * 7 % 32),
+                                             lane >= 3 ? x(lane - 3) : x(lane),
+                                             lane + 5 < 32 ? x(lane + 5) : x(lane),
+                                             x(lane ^ 9),
+                                             x(lane / 8 * 8 + 3),
+                                             lane % 16 + 4 < 16 ? x(lane + 4) : x(lane),
+                                             static_cast<std::int32_t>(ballot),
+                                             any ? 1 : 0,
+                                             1 + (big ? 2 : 0),
+                                             -1,
+                                             static_cast<std::int32_t>(same),
+                                             total};
         const std::vector<std::int32_t> row(got.begin() + 12 * i, got.begin() + 12 * (i + 1));
         EXPECT_EQ(row, want) << "thread " << i;
-        EXPECT_EQ(got_doubles[static_cast<std::size_t>(i)], 0.5 * (lane < 31 ? x(lane + 1) : x(lane)))
+        EXPECT_EQ(got_doubles[static_cast<std::size_t>(i)],
+                  0.5 * (lane < 31 ? x(lane + 1) : x(lane)))
             << "thread " << i;
     }
 }

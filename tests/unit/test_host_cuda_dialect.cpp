@@ -34,7 +34,7 @@ TEST(HostWarpFunctions, ShufflesStayInTheirSegment) {
     EXPECT_EQ(down[12], 115U);
     EXPECT_EQ(down[13], 113U);  // 13 + 3 leaves the first segment of 16
     const auto xor8 = warp_results(lanes(WarpKind::shuffle_xor, 12, 8), ~0U);
-    EXPECT_EQ(xor8[1], 101U);  // 1 ^ 12 = 13 lies in a later segment
+    EXPECT_EQ(xor8[1], 101U);   // 1 ^ 12 = 13 lies in a later segment
     EXPECT_EQ(xor8[13], 101U);  // 13 ^ 12 = 1 lies in an earlier one: allowed
     const auto index = warp_results(lanes(WarpKind::shuffle, 35, 4), ~0U);
     EXPECT_EQ(index[6], 107U);  // lane 3 of the segment 4..7

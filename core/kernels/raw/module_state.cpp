@@ -58,8 +58,8 @@ ModuleState::Loaded& ModuleState::loaded_locked(int device) {
         return loaded;
     }
     if (source_) {
-        LoadedModule shared =
-            cached_module({source_->code, label_, source_->options, source_->name_expressions, true});
+        LoadedModule shared = cached_module(
+            {source_->code, label_, source_->options, source_->name_expressions, true});
         lowered_names_ = std::move(shared.lowered_names);
         loaded.module = shared.module;
     } else {

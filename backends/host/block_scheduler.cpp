@@ -137,19 +137,19 @@ bool release_warp(Block& block, unsigned w) {
         const FiberThread& thread = threads[base + lane];
         if (thread.state == ThreadState::warp) {
             waiting |= 1U << lane;
-            requests[lane] = thread.request;
+            requests.at(lane) = thread.request;
         } else if (thread.state == ThreadState::returned) {
             returned |= 1U << lane;
         }
     }
     bool released = false;
     while (waiting != 0) {
-        const unsigned lane = static_cast<unsigned>(__builtin_ctz(waiting));
-        const WarpRequest& request = requests[lane];
+        const auto lane = static_cast<unsigned>(__builtin_ctz(waiting));
+        const WarpRequest& request = requests.at(lane);
         // Lanes at __activemask together are the active ones; other functions wait for their mask.
         unsigned group = 0;
         for (unsigned other = lane; other < lanes; ++other) {
-            const WarpRequest& r = requests[other];
+            const WarpRequest& r = requests.at(other);
             const bool same = request.kind == WarpKind::activemask
                                   ? r.kind == WarpKind::activemask && r.operand == request.operand
                                   : r.kind != WarpKind::activemask && r.mask == request.mask;
@@ -161,7 +161,7 @@ bool release_warp(Block& block, unsigned w) {
         const unsigned needed =
             request.kind == WarpKind::activemask ? group : request.mask & existing;
         if ((needed & returned) != 0) {
-            const unsigned gone = static_cast<unsigned>(__builtin_ctz(needed & returned));
+            const auto gone = static_cast<unsigned>(__builtin_ctz(needed & returned));
             fail_block(block, "thread " + thread_name(block, base + gone) +
                                   " returned while thread " + thread_name(block, base + lane) +
                                   " waits for it at a warp function of mask " + hex(request.mask));

@@ -152,7 +152,12 @@ private:
     // The index of the token that closes the bracket opened at `i`.
     [[nodiscard]] std::size_t matching(std::size_t i) const {
         const std::string_view open = tokens_[i].text;
-        const std::string_view close = open == "(" ? ")" : open == "[" ? "]" : "}";
+        std::string_view close = "}";
+        if (open == "(") {
+            close = ")";
+        } else if (open == "[") {
+            close = "]";
+        }
         int depth = 0;
         for (std::size_t j = i; j < tokens_.size(); ++j) {
             depth += is(j, open) ? 1 : is(j, close) ? -1 : 0;
@@ -294,20 +299,27 @@ std::string cuda_source_epilogue(const CudaSourceScan& scan,
                                  std::size_t shared_bytes) {
     std::string text = "\n#line 1 \"kiln-host-exports\"\n";
     for (const auto& kernel : scan.kernels) {
-        const std::string name = kernel.substr(kernel.rfind(':') + 1);
-        text += "KILN_CUDA_EXPORT(" + name + ", ::" + kernel + ")\n";
+        text.append("KILN_CUDA_EXPORT(")
+            .append(kernel.substr(kernel.rfind(':') + 1))
+            .append(", ::")
+            .append(kernel)
+            .append(")\n");
     }
     for (std::size_t i = 0; i < name_expressions.size(); ++i) {
         text += "KILN_CUDA_EXPORT(" + expression_symbol(i) + ", " + name_expressions[i] + ")\n";
     }
     if (!scan.dynamic_shared.empty()) {
         const std::string size = std::to_string(shared_bytes);
-        text += "__asm__(\".pushsection .tbss,\\\"awT\\\",@nobits\\n.p2align 6\\n";
+        text += R"(__asm__(".pushsection .tbss,\"awT\",@nobits\n.p2align 6\n)";
         for (const auto& name : scan.dynamic_shared) {
-            text += ".globl " + name + "\\n.hidden " + name + "\\n.type " + name +
-                    ", @object\\n.size " + name + ", " + size + "\\n" + name + ":\\n";
+            for (const char* directive : {".globl ", ".hidden "}) {
+                text.append(directive).append(name).append("\\n");
+            }
+            text.append(".type ").append(name).append(", @object\\n");
+            text.append(".size ").append(name).append(", ").append(size).append("\\n");
+            text.append(name).append(":\\n");
         }
-        text += ".zero " + size + "\\n.popsection\");\n";
+        text.append(".zero ").append(size).append(R"(\n.popsection");)").append("\n");
     }
     return text;
 }

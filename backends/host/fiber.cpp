@@ -79,6 +79,9 @@ namespace {
 // fiber touches are ever backed by memory.
 constexpr std::size_t stack_bytes = std::size_t{256} * 1024;
 
+// The top of a stack that a finished fiber's last frames (its entry and the switch away) use.
+constexpr std::size_t finished_frames_bytes = std::size_t{16} * 1024;
+
 std::size_t page_bytes() {
     static const auto bytes = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
     return bytes;
@@ -112,19 +115,22 @@ FiberStack::~FiberStack() {
     munmap(mapping_, page_bytes() + stack_bytes);
 }
 
-std::size_t FiberStack::size() const noexcept {
+std::size_t FiberStack::size() noexcept {
     return stack_bytes;
 }
 
-void FiberStack::forget_frames() const noexcept {
+void FiberStack::forget_frames(std::size_t bytes) const noexcept {
 #if defined(KILN_HOST_FIBER_ASAN)
-    ASAN_UNPOISON_MEMORY_REGION(usable_, stack_bytes);
+    ASAN_UNPOISON_MEMORY_REGION(usable_ + stack_bytes - bytes, bytes);
+#else
+    (void)bytes;
 #endif
 }
 
 #if defined(KILN_HOST_FIBER_SWITCH)
 
 void FiberContext::start(const FiberStack& stack, void (*entry)(void*), void* argument) {
+    stack.forget_frames(finished_frames_bytes);
     // The frame kiln_host_fiber_switch pops, below a return into the trampoline that leaves the
     // stack 16-byte aligned at its call, as the ABI wants.
     auto* top = reinterpret_cast<std::uint64_t*>(stack.bottom() + stack.size()) - 2;
@@ -160,6 +166,7 @@ void start_fiber(unsigned entry_high, unsigned entry_low, unsigned argument_high
 }  // namespace
 
 void FiberContext::start(const FiberStack& stack, void (*entry)(void*), void* argument) {
+    stack.forget_frames(finished_frames_bytes);
     if (getcontext(&context_) != 0) {
         throw BackendError("getcontext", errno, error_text(errno));
     }
@@ -181,7 +188,7 @@ void FiberContext::switch_to(FiberContext& from, FiberContext& to, const FiberSt
     void* fake_stack = nullptr;
     __sanitizer_start_switch_fiber(from_exits ? nullptr : &fake_stack,
                                    to_stack != nullptr ? to_stack->bottom() : thread_stack_bottom,
-                                   to_stack != nullptr ? to_stack->size() : thread_stack_size);
+                                   to_stack != nullptr ? FiberStack::size() : thread_stack_size);
 #else
     (void)to_stack;
     (void)from_exits;

@@ -28,9 +28,10 @@ public:
     FiberStack& operator=(FiberStack&&) = delete;
 
     [[nodiscard]] char* bottom() const noexcept { return usable_; }
-    [[nodiscard]] std::size_t size() const noexcept;
-    // Clears AddressSanitizer's marks left on the stack by a fiber that never finished.
-    void forget_frames() const noexcept;
+    [[nodiscard]] static std::size_t size() noexcept;
+    // Clears AddressSanitizer's marks left on the top `bytes` of the stack by frames that never
+    // returned: the last frames of a finished fiber, or all of one that never finished.
+    void forget_frames(std::size_t bytes = size()) const noexcept;
 
 private:
     char* mapping_ = nullptr;

@@ -18,7 +18,7 @@ unsigned shuffle_source(WarpKind kind, unsigned lane, int operand, int width) {
     const int self = static_cast<int>(lane);
     const int max_lane = (self & segment_mask) | (clamp & ~segment_mask);
     const int min_lane = self & segment_mask;
-    int source = self;
+    int source = 0;
     bool valid = false;
     switch (kind) {
         case WarpKind::shuffle_up:
@@ -49,7 +49,7 @@ unsigned long long reduce(WarpKind kind, const std::array<WarpRequest, warp_lane
         if (!in(group, lane)) {
             continue;
         }
-        const auto value = static_cast<std::uint32_t>(requests[lane].value);
+        const auto value = static_cast<std::uint32_t>(requests.at(lane).value);
         const auto signed_value = static_cast<std::int32_t>(value);
         const auto signed_total = static_cast<std::int32_t>(total);
         if (first) {
@@ -94,7 +94,7 @@ unsigned long long reduce(WarpKind kind, const std::array<WarpRequest, warp_lane
 WarpValues warp_results(const std::array<WarpRequest, warp_lanes>& requests, unsigned group) {
     unsigned ballot = 0;
     for (unsigned lane = 0; lane < warp_lanes; ++lane) {
-        if (in(group, lane) && requests[lane].value != 0) {
+        if (in(group, lane) && requests.at(lane).value != 0) {
             ballot |= 1U << lane;
         }
     }
@@ -103,7 +103,7 @@ WarpValues warp_results(const std::array<WarpRequest, warp_lanes>& requests, uns
         if (!in(group, lane)) {
             continue;
         }
-        const WarpRequest& request = requests[lane];
+        const WarpRequest& request = requests.at(lane);
         unsigned long long& result = results[lane];
         switch (request.kind) {
             case WarpKind::shuffle:
@@ -112,7 +112,7 @@ WarpValues warp_results(const std::array<WarpRequest, warp_lanes>& requests, uns
             case WarpKind::shuffle_xor: {
                 const unsigned source =
                     shuffle_source(request.kind, lane, request.operand, request.width);
-                result = in(group, source) ? requests[source].value : request.value;
+                result = in(group, source) ? requests.at(source).value : request.value;
                 break;
             }
             case WarpKind::ballot:
@@ -134,7 +134,7 @@ WarpValues warp_results(const std::array<WarpRequest, warp_lanes>& requests, uns
             case WarpKind::match_all: {
                 unsigned same = 0;
                 for (unsigned other = 0; other < warp_lanes; ++other) {
-                    if (in(group, other) && requests[other].value == request.value) {
+                    if (in(group, other) && requests.at(other).value == request.value) {
                         same |= 1U << other;
                     }
                 }

@@ -50,12 +50,20 @@ constexpr std::string_view gcc_workaround = "-fno-tree-slp-vectorize";
 // its own.
 constexpr std::string_view gcc_no_unique = "-fno-gnu-unique";
 
+// A CUDA-dialect kernel's thread_local state (threadIdx, __shared__ arrays) is reached through
+// TLS descriptors rather than __tls_get_addr: faster, and AddressSanitizer's leak check, which
+// intercepts __tls_get_addr, read garbage bounds for such blocks of a dlopen'ed module and crashed.
+constexpr std::string_view x86_tls_descriptors = "-mtls-dialect=gnu2";
+
 // The options of every compile by `compiler`.
 std::vector<std::string> base_options(const HostCompiler& compiler) {
     std::vector<std::string> options(common_options.begin(), common_options.end());
     if (compiler.version.find("clang") == std::string::npos) {
         options.emplace_back(gcc_workaround);
         options.emplace_back(gcc_no_unique);
+#if defined(__x86_64__)
+        options.emplace_back(x86_tls_descriptors);
+#endif
     }
     return options;
 }

@@ -50,10 +50,12 @@ constexpr std::string_view gcc_workaround = "-fno-tree-slp-vectorize";
 // its own.
 constexpr std::string_view gcc_no_unique = "-fno-gnu-unique";
 
+#if defined(__x86_64__)
 // A CUDA-dialect kernel's thread_local state (threadIdx, __shared__ arrays) is reached through
 // TLS descriptors rather than __tls_get_addr: faster, and AddressSanitizer's leak check, which
 // intercepts __tls_get_addr, read garbage bounds for such blocks of a dlopen'ed module and crashed.
 constexpr std::string_view x86_tls_descriptors = "-mtls-dialect=gnu2";
+#endif
 
 // The options of every compile by `compiler`.
 std::vector<std::string> base_options(const HostCompiler& compiler) {

@@ -56,6 +56,7 @@ struct CompileRequest {
     // Template instantiations and overloads to look up by expression ("f<float>").
     std::vector<std::string> name_expressions;
     std::span<const DeviceHeader> headers;  // kiln's device headers for the target
+    bool cuda_dialect = false;              // a user's CUDA source (Program::cuda_dialect)
     // The one key every level of the compile cache knows this request by; backends ignore it.
     std::string key;
 };

@@ -72,8 +72,8 @@ public:
         p.warp_size = 32;
         p.max_threads_per_block = 1024;
         p.total_memory = host::memory_info().second;
-        p.shared_memory_per_block = shared_memory_per_block;
-        p.shared_memory_per_block_optin = shared_memory_per_block;
+        p.shared_memory_per_block = host::shared_memory_per_block;
+        p.shared_memory_per_block_optin = host::shared_memory_per_block;
         return p;
     }
     [[nodiscard]] int current_device() override {
@@ -208,16 +208,27 @@ public:
     void launch(NativeFunction function, const LaunchConfig& config, void** args) override {
         host::launch(streams_, *static_cast<HostFunction*>(function), config, args);
     }
-    void launch_cooperative(NativeFunction function, const LaunchConfig& /*config*/,
-                            void** /*args*/) override {
-        throw Error("kiln: cooperative launch of kernel '" +
-                    static_cast<HostFunction*>(function)->name +
-                    "' is not supported by the host backend yet");
+    // The blocks of a cooperative launch must all run at once: one per pool thread at most.
+    // There is no grid-wide barrier to wait at (cooperative groups are a toolkit header).
+    void launch_cooperative(NativeFunction function, const LaunchConfig& config,
+                            void** args) override {
+        const auto blocks =
+            static_cast<unsigned long long>(config.grid.x) * config.grid.y * config.grid.z;
+        const auto resident =
+            static_cast<unsigned long long>(host::ThreadPool::instance().threads());
+        if (blocks > resident) {
+            throw Error("kiln: cooperative launch of kernel '" +
+                        static_cast<HostFunction*>(function)->name + "': its " +
+                        std::to_string(blocks) + " blocks cannot all run at once on the host, " +
+                        "which runs " + std::to_string(resident) +
+                        " (one per thread, KILN_HOST_THREADS)");
+        }
+        launch(function, config, args);
     }
     [[nodiscard]] FunctionAttributes function_attributes(NativeFunction /*function*/) override {
         FunctionAttributes attributes;
         attributes.max_threads_per_block = 1024;
-        attributes.max_dynamic_shared_size_bytes = static_cast<int>(shared_memory_per_block);
+        attributes.max_dynamic_shared_size_bytes = static_cast<int>(host::shared_memory_per_block);
         return attributes;
     }
     void set_function_attribute(NativeFunction /*function*/, FunctionAttribute /*attribute*/,
@@ -233,9 +244,6 @@ public:
     }
 
 private:
-    // What a block may share, as on most GPUs without opting in.
-    static constexpr std::size_t shared_memory_per_block = std::size_t{48} * 1024;
-
     static HostEvent& host_event(NativeEvent event) { return *static_cast<HostEvent*>(event); }
     static std::shared_ptr<HostModule>& host_module(NativeModule module) {
         return *static_cast<std::shared_ptr<HostModule>*>(module);

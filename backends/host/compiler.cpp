@@ -2,6 +2,8 @@
 
 #include "../../core/env.hpp"
 #include "cpu.hpp"
+#include "cuda_source.hpp"
+#include "kernel_abi.hpp"
 #include "prelude_cache.hpp"
 #include "process.hpp"
 #include "scratch_directory.hpp"
@@ -26,20 +28,44 @@ namespace {
 namespace fs = std::filesystem;
 
 // The options every kernel is built with. -O3 vectorises loops that -O2 leaves scalar where
-// operands may alias; no errno from math functions, as on a GPU, lets sqrt vectorise too.
-constexpr std::array<std::string_view, 7> common_options = {
-    "-std=c++17", "-O3", "-march=native", "-fPIC", "-shared", "-fno-math-errno", "-pipe"};
+// operands may alias; no errno from math functions, as on a GPU, lets sqrt vectorise too. Without
+// semantic interposition a CUDA-dialect kernel, an exported function, inlines into the loop over
+// its block's threads.
+constexpr std::array<std::string_view, 8> common_options = {"-std=c++17",
+                                                            "-O3",
+                                                            "-march=native",
+                                                            "-fPIC",
+                                                            "-shared",
+                                                            "-fno-math-errno",
+                                                            "-fno-semantic-interposition",
+                                                            "-pipe"};
 
 // GCC 12's straight-line (SLP) vectorizer drops the rounding of (double)(float)x: kiln's
 // complex<double> + complex<float>(y) kept y's double bits (tests/device/test_complex.cpp, op
 // 28). Loops still vectorise.
 constexpr std::string_view gcc_workaround = "-fno-tree-slp-vectorize";
 
+// GCC makes a template's static data (a kernel's __shared__ array in a template kernel) one
+// object per process across every module loaded, and such modules never unload: each module gets
+// its own.
+constexpr std::string_view gcc_no_unique = "-fno-gnu-unique";
+
+#if defined(__x86_64__)
+// A CUDA-dialect kernel's thread_local state (threadIdx, __shared__ arrays) is reached through
+// TLS descriptors rather than __tls_get_addr: faster, and AddressSanitizer's leak check, which
+// intercepts __tls_get_addr, read garbage bounds for such blocks of a dlopen'ed module and crashed.
+constexpr std::string_view x86_tls_descriptors = "-mtls-dialect=gnu2";
+#endif
+
 // The options of every compile by `compiler`.
 std::vector<std::string> base_options(const HostCompiler& compiler) {
     std::vector<std::string> options(common_options.begin(), common_options.end());
     if (compiler.version.find("clang") == std::string::npos) {
         options.emplace_back(gcc_workaround);
+        options.emplace_back(gcc_no_unique);
+#if defined(__x86_64__)
+        options.emplace_back(x86_tls_descriptors);
+#endif
     }
     return options;
 }
@@ -156,7 +182,20 @@ CompiledBinary compile_shared_object(const CompileRequest& request) {
         write_prelude(*include, request.headers);
     }
     const fs::path source = scratch.path() / (std::string(request.kernel) + ".cpp");
-    write_file(source, request.source);
+    // A CUDA-dialect source is compiled as it is, followed by the exports of its kernels.
+    std::vector<std::string> lowered;
+    if (request.cuda_dialect) {
+        write_file(source,
+                   std::string(request.source) +
+                       cuda_source_epilogue(scan_cuda_source(request.source),
+                                            request.name_expressions, shared_memory_per_block));
+        for (std::size_t i = 0; i < request.name_expressions.size(); ++i) {
+            lowered.push_back(expression_symbol(i));
+        }
+    } else {
+        write_file(source, request.source);
+        lowered = request.name_expressions;
+    }
     const fs::path library = scratch.path() / (std::string(request.kernel) + ".so");
 
     std::vector<std::string> argv{compiler.path};
@@ -164,7 +203,8 @@ CompiledBinary compile_shared_object(const CompileRequest& request) {
     for (auto& option : host_options(request.options)) {
         argv.push_back(std::move(option));
     }
-    argv.insert(argv.end(), {"-I", include->string(), "-include", prelude_header, "-o",
+    argv.insert(argv.end(), {"-I", include->string(), "-include",
+                             request.cuda_dialect ? cuda_prelude_header : prelude_header, "-o",
                              library.string(), source.string()});
     const ProcessResult result = run_process(argv, scratch.path());
     if (result.exit_code != 0) {
@@ -175,9 +215,8 @@ CompiledBinary compile_shared_object(const CompileRequest& request) {
     if (binary.image.empty()) {
         throw BackendError(compiler.path, 0, "the compiler wrote no shared object");
     }
-    // Host kernels are looked up by their plain names.
-    for (const auto& expression : request.name_expressions) {
-        binary.lowered_names.emplace_back(expression, expression);
+    for (std::size_t i = 0; i < lowered.size(); ++i) {
+        binary.lowered_names.emplace_back(request.name_expressions[i], lowered[i]);
     }
     return binary;
 }

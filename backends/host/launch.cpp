@@ -1,5 +1,6 @@
 #include "launch.hpp"
 
+#include "block_scheduler.hpp"
 #include "thread_pool.hpp"
 
 #include <kiln/error.hpp>
@@ -57,7 +58,8 @@ void launch(Streams& streams, const HostFunction& function, const LaunchConfig& 
                     std::to_string(b.z) + ") is empty");
     }
     auto arguments = std::make_shared<const ArgumentCopy>(*function.descriptor, args);
-    const LaunchGrid grid{{g.x, g.y, g.z}, {b.x, b.y, b.z}, config.shared_mem, 0, 0};
+    const LaunchGrid grid{{g.x, g.y, g.z}, {b.x, b.y, b.z}, config.shared_mem, 0, 0,
+                          &block_runtime()};
     (void)streams.push(config.stream, [&function, module = function.module->shared_from_this(),
                                        arguments, grid, blocks] {
         try {

@@ -91,9 +91,13 @@ HostFunction* HostModule::function(const std::string& name) {
     if (auto found = functions_.find(name); found != functions_.end()) {
         return found->second.get();
     }
-    const auto* descriptor = static_cast<const KernelDescriptor*>(dlsym(handle_, name.c_str()));
+    const auto* descriptor = static_cast<const KernelDescriptor*>(
+        dlsym(handle_, (std::string(kernel_symbol_prefix) + name).c_str()));
     if (descriptor == nullptr) {
         throw BackendError("dlsym", 0, "the module has no kernel named '" + name + "'");
+    }
+    if (descriptor->entry == nullptr) {
+        throw BackendError("dlsym", 0, "'" + name + "' names no kernel of the module");
     }
     if (descriptor->abi != kernel_abi_version) {
         throw BackendError("dlsym", 0,

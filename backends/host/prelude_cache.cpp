@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 // The directory's name: a digest of everything the precompiled prelude depends on.
 std::string prelude_key(const HostCompiler& compiler, const std::vector<std::string>& options,
                         std::span<const DeviceHeader> headers) {
-    std::string identity = "kiln host prelude 1\n" + compiler.path + "\n" + compiler.version + "\n";
+    std::string identity = "kiln host prelude 2\n" + compiler.path + "\n" + compiler.version + "\n";
     for (const auto& option : options) {
         identity.append(option).append("\n");
     }
@@ -33,7 +33,7 @@ std::string prelude_key(const HostCompiler& compiler, const std::vector<std::str
 // allow (else it reads the header: a slower compile, never a wrong one). Clang's precompiled
 // headers work otherwise, so it reads the header.
 void precompile(const HostCompiler& compiler, const std::vector<std::string>& options,
-                const fs::path& include) {
+                const fs::path& include, const char* name) {
     if (compiler.version.find("clang") != std::string::npos) {
         return;
     }
@@ -41,7 +41,7 @@ void precompile(const HostCompiler& compiler, const std::vector<std::string>& op
     std::vector<std::string> argv{compiler.path};
     std::copy_if(options.begin(), options.end(), std::back_inserter(argv),
                  [](const std::string& option) { return option != "-shared"; });
-    const fs::path header = include / prelude_header;
+    const fs::path header = include / name;
     const fs::path precompiled = header.string() + ".gch";
     argv.insert(argv.end(), {"-I", include.string(), "-x", "c++-header", header.string(), "-o",
                              precompiled.string()});
@@ -73,7 +73,8 @@ std::optional<fs::path> build(const HostCompiler& compiler, const std::vector<st
         fs::create_directories(root);
         ScratchDirectory scratch(root);
         write_prelude(scratch.path(), headers);
-        precompile(compiler, options, scratch.path());
+        precompile(compiler, options, scratch.path(), prelude_header);
+        precompile(compiler, options, scratch.path(), cuda_prelude_header);
         fs::rename(scratch.path(), place, error);
         if (!error) {
             scratch.keep();
@@ -91,6 +92,8 @@ void write_prelude(const fs::path& include, std::span<const DeviceHeader> header
         write_file(include / header.name, header.text);
     }
     write_file(include / prelude_header, "#include <kiln/host.h>\n#include <kiln/device.h>\n");
+    write_file(include / cuda_prelude_header,
+               "#include <kiln/host.h>\n#include <kiln/host_cuda.h>\n#include <kiln/device.h>\n");
 }
 
 std::optional<fs::path> prelude_directory(const HostCompiler& compiler,

@@ -1,7 +1,8 @@
 // The host dialect's prelude on disk: kiln's device headers and kiln/prelude.h (kiln/host.h, then
-// kiln/device.h), precompiled by GCC, kept once per compiler, CPU and header set in the compile
-// cache's directory. Every kernel compile then includes the prelude without parsing it again:
-// the C++ library headers it pulls in were most of a small kernel's compile time.
+// kiln/device.h), with kiln/cuda_prelude.h for users' CUDA-dialect sources (kiln/host_cuda.h
+// between the two), each precompiled by GCC, kept once per compiler, CPU and header set in the
+// compile cache's directory. Every kernel compile then includes the prelude without parsing it
+// again: the C++ library headers it pulls in were most of a small kernel's compile time.
 #pragma once
 
 #include "../../core/backend.hpp"
@@ -17,11 +18,13 @@ namespace kiln::detail::host {
 
 // The header every kernel compile includes first (-include), from the include directory.
 inline constexpr const char* prelude_header = "kiln/prelude.h";
+// The same for a user's source in the CUDA dialect.
+inline constexpr const char* cuda_prelude_header = "kiln/cuda_prelude.h";
 
-// Writes `headers` and the prelude into the include directory `include`.
+// Writes `headers` and the preludes into the include directory `include`.
 void write_prelude(const std::filesystem::path& include, std::span<const DeviceHeader> headers);
 
-// The include directory holding `headers` and the prelude (with its precompiled form when the
+// The include directory holding `headers` and the preludes (with their precompiled forms when the
 // compiler made one), built the first time it is asked for; nothing when there is no disk cache
 // to keep it in or it cannot be written there. `options` are the compile's base options.
 [[nodiscard]] std::optional<std::filesystem::path> prelude_directory(

@@ -52,6 +52,16 @@ struct kiln_dim3 {
     unsigned x, y, z;
 };
 
+// What libkiln lends kernels whose threads wait for each other (kiln/host_cuda.h): the block's
+// threads as fibers, its barrier and the warp functions.
+struct kiln_host_runtime {
+    void (*run_block)(void (*thread)(void* context, unsigned index), void* context,
+                      const unsigned* block, const unsigned* block_dim);
+    unsigned (*barrier)(int predicate);
+    unsigned long long (*warp)(unsigned kind, unsigned mask, unsigned long long value,
+                               int operand, int width);
+};
+
 // One call of a kernel: the launch's grid and block, and the blocks [first, end) to run, by
 // linear index (x fastest).
 struct kiln_host_grid {
@@ -60,6 +70,7 @@ struct kiln_host_grid {
     unsigned long long shared_bytes;
     unsigned long long first;
     unsigned long long end;
+    const kiln_host_runtime* runtime;
 };
 
 typedef void (*kiln_host_entry_point)(void* const* args, const kiln_host_grid* grid);
@@ -89,9 +100,11 @@ struct kiln_host_entry<void (*)(const kiln_host_grid&, P...), Body> {
     }
 };
 
+// The descriptor's symbol is the kernel's name after a prefix, so that it never clashes with a
+// function of the kernel's name (a CUDA-dialect kernel's own).
 #define KILN_HOST_KERNEL(name, body)                                                   \
-    extern "C" const kiln_host_kernel name = {                                         \
-        1u, kiln_host_entry<decltype(&body), &body>::count,                            \
+    extern "C" const kiln_host_kernel kiln_host_kernel_##name = {                      \
+        2u, kiln_host_entry<decltype(&body), &body>::count,                            \
         kiln_host_entry<decltype(&body), &body>::sizes,                                \
         kiln_host_entry<decltype(&body), &body>::alignments,                           \
         &kiln_host_entry<decltype(&body), &body>::entry};

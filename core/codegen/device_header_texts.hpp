@@ -17,6 +17,9 @@ namespace kiln::detail::header_text {
 // The warp size is written into the text as a literal, for the target being compiled.
 [[nodiscard]] std::string warp_h(int warp_size);
 [[nodiscard]] std::string_view host_h() noexcept;
+// The host's CUDA dialect (user sources): its prelude, and the types and functions it includes.
+[[nodiscard]] std::string_view host_cuda_h() noexcept;
+[[nodiscard]] std::string_view host_cuda_math_h() noexcept;
 [[nodiscard]] std::string_view host_atomic_h() noexcept;
 [[nodiscard]] std::string host_warp_h(int warp_size);
 

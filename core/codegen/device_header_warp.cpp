@@ -70,9 +70,38 @@ std::string warp_h(int warp_size) {
     return std::string(head) + std::to_string(warp_size) + std::string(body);
 }
 
-// Generated host kernels use no warp functions: only the size, for code that sizes by it.
+// The host's shims, for user sources in the CUDA dialect (kiln/host_cuda.h, included before):
+// templates, so that only a module that calls one runs its threads as fibers. Generated host
+// kernels use only the size.
+constexpr std::string_view host_body = R"kiln(
+
+#if defined(KILN_HOST_CUDA)
+template <typename T>
+inline T kiln_shfl_down(T value, unsigned int delta) {
+    return __shfl_down_sync(0xffffffffU, value, delta);
+}
+template <typename T>
+inline T kiln_shfl_xor(T value, int lane_mask) {
+    return __shfl_xor_sync(0xffffffffU, value, lane_mask);
+}
+template <typename T>
+inline T kiln_shfl_down_words(const T& value, unsigned int delta) {
+    unsigned int words[(sizeof(T) + 3) / 4] = {};
+    memcpy(words, &value, sizeof(T));
+    for (unsigned int& word : words) {
+        word = kiln_shfl_down(word, delta);
+    }
+    T result;
+    memcpy(&result, words, sizeof(T));
+    return result;
+}
+#endif
+
+#endif
+)kiln";
+
 std::string host_warp_h(int warp_size) {
-    return std::string(head) + std::to_string(warp_size) + "\n\n#endif\n";
+    return std::string(head) + std::to_string(warp_size) + std::string(host_body);
 }
 
 }  // namespace kiln::detail::header_text

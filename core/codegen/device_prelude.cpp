@@ -21,6 +21,8 @@ std::vector<DeviceHeader> device_headers(BackendKind backend, std::string_view t
     };
     if (host) {
         headers.push_back({"kiln/host.h", std::string(text::host_h())});
+        headers.push_back({"kiln/host_cuda.h", std::string(text::host_cuda_h())});
+        headers.push_back({"kiln/host_cuda_math.h", std::string(text::host_cuda_math_h())});
     }
     return headers;
 }

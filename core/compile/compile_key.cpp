@@ -43,6 +43,9 @@ std::string compile_key(const CompileRequest& request, BackendKind backend,
         key_options.push_back("--kiln-name-expression=" + expression);
     }
     key_options.push_back("--kiln-device-headers=" + std::string(digest));
+    if (request.cuda_dialect) {
+        key_options.emplace_back("--kiln-cuda-dialect");
+    }
     return cache_key({to_string(backend), compiler_version, request.target, key_options,
                       request.source, KILN_VERSION});
 }

@@ -45,13 +45,10 @@ bool compile_debug_requested() {
 
 CompileRequest resolve(const Program& program, std::string_view target) {
     auto& gpu = backend();
-    CompileRequest request{program.source,
-                           program.kernel,
-                           program.options,
-                           std::string(target),
-                           program.name_expressions,
-                           {},
-                           {}};
+    CompileRequest request{program.source,           program.kernel,
+                           program.options,          std::string(target),
+                           program.name_expressions, {},
+                           program.cuda_dialect,     {}};
     if (request.target.empty()) {
         request.target = Device::current().properties().arch;
     }

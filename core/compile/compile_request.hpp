@@ -17,6 +17,9 @@ struct Program {
     std::vector<std::string> options;
     // Template instantiations and overloads to look up by expression ("f<float>").
     std::vector<std::string> name_expressions;
+    // A user's source in the CUDA dialect (RawKernel, RawModule, JIT kernels) rather than one
+    // kiln generated in the backend's dialect: the host backend builds it with kiln/host_cuda.h.
+    bool cuda_dialect = false;
 };
 
 // `program` made ready for the active backend's compiler, for `target` (empty: the current

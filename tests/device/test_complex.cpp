@@ -210,13 +210,11 @@ void expect_functions_match_the_host() {
 
 TEST(Complex, RawKernelFunctionsMatchTheHostOnComplex64) {
     KILN_REQUIRE_DEVICE();
-    KILN_SKIP_ON_HOST(kiln::test::cuda_dialect);
     expect_functions_match_the_host<float>();
 }
 
 TEST(Complex, RawKernelFunctionsMatchTheHostOnComplex128) {
     KILN_REQUIRE_DEVICE();
-    KILN_SKIP_ON_HOST(kiln::test::cuda_dialect);
     expect_functions_match_the_host<double>();
 }
 
@@ -257,13 +255,11 @@ void expect_special_values() {
 
 TEST(Complex, SpecialValuesOnComplex64) {
     KILN_REQUIRE_DEVICE();
-    KILN_SKIP_ON_HOST(kiln::test::cuda_dialect);
     expect_special_values<float>();
 }
 
 TEST(Complex, SpecialValuesOnComplex128) {
     KILN_REQUIRE_DEVICE();
-    KILN_SKIP_ON_HOST(kiln::test::cuda_dialect);
     expect_special_values<double>();
 }
 

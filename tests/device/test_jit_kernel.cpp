@@ -109,7 +109,6 @@ unsigned blocks_for(long long n) {
 
 TEST(JitKernel, PrimeFactorSumOfEachElement) {
     KILN_REQUIRE_DEVICE();
-    KILN_SKIP_ON_HOST(kiln::test::cuda_dialect);
     const auto host = factor_inputs(100'003);
     const ndarray a = kiln::array(host);
     const ndarray out = kiln::empty({a.size()}, kiln::int64);
@@ -127,7 +126,6 @@ TEST(JitKernel, PrimeFactorSumOfEachElement) {
 
 TEST(JitKernel, RawPointersAndArraysMix) {
     KILN_REQUIRE_DEVICE();
-    KILN_SKIP_ON_HOST(kiln::test::cuda_dialect);
     const auto host = factor_inputs(4099);
     const ndarray a = kiln::array(host);
     ndarray out = kiln::zeros({a.size()}, kiln::int64);
@@ -148,7 +146,6 @@ TEST(JitKernel, RawPointersAndArraysMix) {
 
 TEST(JitKernel, ScalarsConvertWhenTheyFit) {
     KILN_REQUIRE_DEVICE();
-    KILN_SKIP_ON_HOST(kiln::test::cuda_dialect);
     const std::vector<float> host{-2.0F, 0.5F, 3.0F, 10.0F, -7.25F};
     const ndarray x = kiln::array(host);
     const ndarray y = kiln::empty_like(x);
@@ -169,7 +166,6 @@ TEST(JitKernel, ScalarsConvertWhenTheyFit) {
 
 TEST(JitKernel, OneHelperServesTwoKernels) {
     KILN_REQUIRE_DEVICE();
-    KILN_SKIP_ON_HOST(kiln::test::cuda_dialect);
     const auto host = factor_inputs(20'011);
     const ndarray a = kiln::array(host);
     const ndarray sums = kiln::empty({a.size()}, kiln::int64);
@@ -194,7 +190,6 @@ TEST(JitKernel, OneHelperServesTwoKernels) {
 
 TEST(JitKernel, TemplateAtTwoTypes) {
     KILN_REQUIRE_DEVICE();
-    KILN_SKIP_ON_HOST(kiln::test::cuda_dialect);
     const std::vector<float> xf{1.0F, 2.0F, -4.0F};
     const std::vector<double> xd{0.25, -8.0, 1e10};
     const ndarray x32 = kiln::array(xf);
@@ -219,7 +214,6 @@ TEST(JitKernel, TemplateAtTwoTypes) {
 
 TEST(JitKernel, DtypeMismatchNamesTheKernelTheParameterAndBothDtypes) {
     KILN_REQUIRE_DEVICE();
-    KILN_SKIP_ON_HOST(kiln::test::cuda_dialect);
     const ndarray a = kiln::arange(0.0, 8.0, 1.0, kiln::float32);
     const ndarray out = kiln::empty({8}, kiln::int64);
     kiln::test::expect_error<kiln::TypeError>(
@@ -240,7 +234,6 @@ TEST(JitKernel, DtypeMismatchNamesTheKernelTheParameterAndBothDtypes) {
 
 TEST(JitKernel, StreamAndSharedMemory) {
     KILN_REQUIRE_DEVICE();
-    KILN_SKIP_ON_HOST(kiln::test::cuda_dialect);
     const int n = 100'003;
     const int block = 256;
     const int blocks = (n + block - 1) / block;
@@ -264,7 +257,6 @@ TEST(JitKernel, StreamAndSharedMemory) {
 
 TEST(JitKernel, PreambleAndOptionsAtBlockScope) {
     KILN_REQUIRE_DEVICE();
-    KILN_SKIP_ON_HOST(kiln::test::cuda_dialect);
     KILN_JIT_KERNEL_WITH(
         fill_pattern, (int* x, int n),
         (kiln::JitConfig{.options = {"-DOFFSET=5"},

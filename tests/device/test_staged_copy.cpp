@@ -162,7 +162,7 @@ void require_memory_for_big() {
 
 TEST(StagedCopy, FourGiBUploadPinsAtMost64MiBAndArrivesWhole) {
     KILN_REQUIRE_DEVICE();
-    KILN_SKIP_ON_HOST(kiln::test::cuda_dialect);
+    KILN_SKIP_ON_HOST(kiln::test::four_gib);
     require_memory_for_big();
     const PatternKernels kernels;
     std::vector<std::uint8_t> host = host_pattern(big);
@@ -189,7 +189,7 @@ TEST(StagedCopy, FourGiBUploadPinsAtMost64MiBAndArrivesWhole) {
 
 TEST(StagedCopy, FourGiBDownloadPinsAtMost64MiBAndArrivesWhole) {
     KILN_REQUIRE_DEVICE();
-    KILN_SKIP_ON_HOST(kiln::test::cuda_dialect);
+    KILN_SKIP_ON_HOST(kiln::test::four_gib);
     require_memory_for_big();
     const PatternKernels kernels;
     ndarray a = kiln::empty({static_cast<std::int64_t>(big)}, kiln::uint8);
@@ -209,7 +209,6 @@ TEST(StagedCopy, FourGiBDownloadPinsAtMost64MiBAndArrivesWhole) {
 // Below, at and past the chunk and the ring, and sizes that are no multiple of either.
 TEST(StagedCopy, SmallAndOddSizesArriveWhole) {
     KILN_REQUIRE_DEVICE();
-    KILN_SKIP_ON_HOST(kiln::test::cuda_dialect);
     const PatternKernels kernels;
     for (const std::size_t n :
          {std::size_t{1}, std::size_t{63}, std::size_t{4097}, chunk - 1, chunk, chunk + 1,

@@ -70,7 +70,7 @@ std::vector<char> JitKernelBase::compile(const std::string& target) const {
         expressions.push_back(definition_->name_expression);
     }
     return compile_cached({definition_->source, definition_->name, definition_->options,
-                           std::move(expressions)},
+                           std::move(expressions), true},
                           target)
         .image;
 }

@@ -45,8 +45,8 @@ CompiledBinary ModuleState::compile(const std::string& target) const {
                     " was loaded from a code object: there is no source to "
                     "compile");
     }
-    return compile_cached({source_->code, label_, source_->options, source_->name_expressions},
-                          target);
+    return compile_cached(
+        {source_->code, label_, source_->options, source_->name_expressions, true}, target);
 }
 
 ModuleState::Loaded& ModuleState::loaded_locked(int device) {
@@ -58,8 +58,8 @@ ModuleState::Loaded& ModuleState::loaded_locked(int device) {
         return loaded;
     }
     if (source_) {
-        LoadedModule shared =
-            cached_module({source_->code, label_, source_->options, source_->name_expressions});
+        LoadedModule shared = cached_module(
+            {source_->code, label_, source_->options, source_->name_expressions, true});
         lowered_names_ = std::move(shared.lowered_names);
         loaded.module = shared.module;
     } else {

@@ -4,7 +4,7 @@
 // the library of collectives. Two ranks: tests/mpi.
 #include "core/distributed/wire_call.hpp"
 #include "tests/support/backend_under_test.hpp"
-#include "tests/support/collective_values.hpp"
+#include "tests/support/collective_arrays.hpp"
 #include "tests/support/test_kernels.hpp"
 
 #include <kiln/kiln.hpp>
@@ -15,6 +15,7 @@
 #include <complex>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <tuple>
 
@@ -47,29 +48,13 @@ Communicator one_rank() {
 }
 
 template <class T>
-kiln::ndarray device_values(int rank, const kiln::Shape& shape = {count}) {
-    const auto values = rank_values<T>(count, rank);
-    if constexpr (std::is_same_v<T, bool>) {
-        const auto buffer = std::make_unique<bool[]>(count);
-        std::copy(values.begin(), values.end(), buffer.get());
-        return kiln::array(std::span<const bool>(buffer.get(), count), shape);
-    } else {
-        return kiln::array(std::span<const T>(values), shape);
-    }
+kiln::ndarray device_values(int rank, const std::optional<kiln::Shape>& shape = std::nullopt) {
+    return kiln::test::device_values<T>(rank, count, shape);
 }
 
-// `array` holds `expected(i)` at every element.
 template <class T, class Expected>
 void expect_elements(const kiln::ndarray& array, Expected expected, const std::string& what) {
-    const auto got = array.get<T>();
-    ASSERT_EQ(got.size(), count) << what;
-    int wrong = 0;
-    for (std::size_t i = 0; i < count && wrong < 5; ++i) {
-        if (!kiln::test::same<T>(got[i], expected(i))) {
-            ADD_FAILURE() << what << ": element " << i << " differs";
-            ++wrong;
-        }
-    }
+    kiln::test::expect_elements<T>(array, count, expected, what);
 }
 
 template <class T>
@@ -108,7 +93,7 @@ void move_every_way(const Communicator& comm) {
     comm.synchronize();
     expect_elements<T>(out, mine, "broadcast " + dtype);
 
-    out = device_values<T>(3, {1, static_cast<std::int64_t>(count)});
+    out = device_values<T>(3, kiln::Shape{1, static_cast<std::int64_t>(count)});
     comm.all_gather(in, out);
     comm.synchronize();
     expect_elements<T>(out, mine, "all_gather " + dtype);
@@ -141,18 +126,7 @@ TEST(Communicator, OneRankAllReduceEveryDtypeAndOperator) {
     EXPECT_EQ(comm.size(), 1);
     EXPECT_EQ(comm.device(), kiln::Device::current().id());
     EXPECT_NE(comm.native(), nullptr);
-    all_reduce_every_operator<bool>(comm);
-    all_reduce_every_operator<std::int8_t>(comm);
-    all_reduce_every_operator<std::uint8_t>(comm);
-    all_reduce_every_operator<std::int32_t>(comm);
-    all_reduce_every_operator<std::uint32_t>(comm);
-    all_reduce_every_operator<std::int64_t>(comm);
-    all_reduce_every_operator<std::uint64_t>(comm);
-    all_reduce_every_operator<kiln::half>(comm);
-    all_reduce_every_operator<float>(comm);
-    all_reduce_every_operator<double>(comm);
-    all_reduce_every_operator<std::complex<float>>(comm);
-    all_reduce_every_operator<std::complex<double>>(comm);
+    kiln::test::for_each_reduced_type([&]<class T>() { all_reduce_every_operator<T>(comm); });
 }
 
 TEST(Communicator, OneRankMovesEveryDtype) {

@@ -2,7 +2,7 @@
 // operation against values the host computes for both ranks, and a rank that stays away does
 // not hang the other. Run with `mpirun -np 2` on a machine with two GPUs; with fewer ranks or
 // GPUs, or without NCCL, every test skips and says why.
-#include "tests/support/collective_values.hpp"
+#include "tests/support/collective_arrays.hpp"
 
 #include <kiln/distributed/mpi.hpp>
 #include <kiln/kiln.hpp>
@@ -64,28 +64,14 @@ World& world() {
 
 template <class T>
 kiln::ndarray device_values(int rank, std::size_t n = count) {
-    const auto values = rank_values<T>(n, rank);
-    if constexpr (std::is_same_v<T, bool>) {
-        const auto buffer = std::make_unique<bool[]>(n);
-        std::copy(values.begin(), values.end(), buffer.get());
-        return kiln::array(std::span<const bool>(buffer.get(), n));
-    } else {
-        return kiln::array(std::span<const T>(values));
-    }
+    return kiln::test::device_values<T>(rank, n);
 }
 
 template <class T, class Expected>
 void expect_elements(const kiln::ndarray& array, std::size_t n, Expected expected,
                      const std::string& what) {
-    const auto got = array.get<T>();
-    ASSERT_EQ(got.size(), n) << what;
-    int wrong = 0;
-    for (std::size_t i = 0; i < n && wrong < 5; ++i) {
-        if (!kiln::test::same<T>(got[i], expected(i))) {
-            ADD_FAILURE() << what << " on rank " << world_rank() << ": element " << i << " differs";
-            ++wrong;
-        }
-    }
+    kiln::test::expect_elements<T>(array, n, expected,
+                                   what + " on rank " + std::to_string(world_rank()));
 }
 
 template <class T>
@@ -111,18 +97,7 @@ TEST(TwoRanks, AllReduceEveryDtypeAndOperator) {
     const Communicator& comm = *world().comm;
     EXPECT_EQ(comm.size(), ranks);
     EXPECT_EQ(comm.rank(), world_rank());
-    all_reduce_every_operator<bool>(comm);
-    all_reduce_every_operator<std::int8_t>(comm);
-    all_reduce_every_operator<std::uint8_t>(comm);
-    all_reduce_every_operator<std::int32_t>(comm);
-    all_reduce_every_operator<std::uint32_t>(comm);
-    all_reduce_every_operator<std::int64_t>(comm);
-    all_reduce_every_operator<std::uint64_t>(comm);
-    all_reduce_every_operator<kiln::half>(comm);
-    all_reduce_every_operator<float>(comm);
-    all_reduce_every_operator<double>(comm);
-    all_reduce_every_operator<std::complex<float>>(comm);
-    all_reduce_every_operator<std::complex<double>>(comm);
+    kiln::test::for_each_reduced_type([&]<class T>() { all_reduce_every_operator<T>(comm); });
 }
 
 TEST(TwoRanks, RootedOperations) {

@@ -9,6 +9,7 @@
 
 #include <complex>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -112,6 +113,24 @@ std::vector<distributed::ReduceOp> reduce_ops() {
     } else {
         return {ReduceOp::sum, ReduceOp::prod, ReduceOp::max, ReduceOp::min, ReduceOp::avg};
     }
+}
+
+// Calls f.template operator()<T>() for every element type NCCL reduces (kiln's dtypes but the
+// 16-bit integers).
+template <class F>
+void for_each_reduced_type(F f) {
+    f.template operator()<bool>();
+    f.template operator()<std::int8_t>();
+    f.template operator()<std::uint8_t>();
+    f.template operator()<std::int32_t>();
+    f.template operator()<std::uint32_t>();
+    f.template operator()<std::int64_t>();
+    f.template operator()<std::uint64_t>();
+    f.template operator()<half>();
+    f.template operator()<float>();
+    f.template operator()<double>();
+    f.template operator()<std::complex<float>>();
+    f.template operator()<std::complex<double>>();
 }
 
 }  // namespace kiln::test

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "../core/backend.hpp"
+#include "collectives.hpp"
 #include "compiler.hpp"
 #include "entry.hpp"
 #include "vendor_library.hpp"
@@ -201,6 +202,10 @@ public:
 
     [[nodiscard]] bool blas_gemm(const GemmCall& call) override {
         return Api::Blas::gemm(call, current_device());
+    }
+
+    [[nodiscard]] Collectives& collectives() override {
+        return nccl_collectives<typename Api::Nccl>();
     }
 
     [[nodiscard]] std::vector<std::string> supported_targets() override {

@@ -178,6 +178,31 @@ for test in "$here"/tests/*; do
     sum_passed=$((sum_passed + passed)) sum_failed=$((sum_failed + failed))
     sum_skipped=$((sum_skipped + skipped))
 done
+# The two-rank tests of kiln::distributed: under this machine's mpirun, one GPU per rank.
+for test in "$here"/mpi/kiln-mpi-tests-*; do
+    [ -e "$test" ] || continue
+    name=$(basename "$test")
+    gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+    if ! command -v mpirun >/dev/null; then
+        say '%-28s skipped: no mpirun on this machine (OpenMPI: mpirun and libmpi.so.40)\n' "$name"
+    elif [ "$gpus" -lt 2 ]; then
+        say '%-28s skipped: %d GPU(s) here, two ranks need two\n' "$name" "$gpus"
+    else
+        OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 600 \
+            mpirun -np 2 "$test" --gtest_color=no >"$results/$name.txt" 2>&1
+        rc=$?
+        passed=$(grep -c '^\[       OK \]' "$results/$name.txt")
+        skipped=$(grep -c '^\[  SKIPPED \] [A-Za-z]' "$results/$name.txt")
+        failed=$(grep -c '^\[  FAILED  \] [A-Za-z].*(' "$results/$name.txt")
+        if [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ]; then
+            failed=1
+        fi
+        say '%-28s %7d %7d %8d (2 ranks, counted per rank)\n' "$name" "$passed" "$failed" "$skipped"
+        [ "$rc" -eq 0 ] || tail -n 40 "$results/$name.txt"
+        sum_passed=$((sum_passed + passed)) sum_failed=$((sum_failed + failed))
+        sum_skipped=$((sum_skipped + skipped))
+    fi
+done
 grep -h '^\[ device' "$results"/*.txt | sort -u | tee -a "$summary"
 [ "$demo_rc" -eq 0 ] || { say 'kiln-demo failed (%d)\n' "$demo_rc"; sum_failed=$((sum_failed + 1)); }
 [ "$bench" -eq 0 ] || run_bench

@@ -18,7 +18,12 @@ build=build/$preset
 rm -rf "$out"
 mkdir -p "$out/bin" "$out/tests" "$out/lib"
 cp -a "$build"/libkiln.so* "$out/lib/"
-find "$build/tests" -maxdepth 1 -type f -name 'kiln-*-tests*' -perm -u+x -exec cp {} "$out/tests/" \;
+find "$build/tests" -maxdepth 1 -type f -name 'kiln-*-tests*' ! -name 'kiln-mpi-tests*' -perm -u+x \
+    -exec cp {} "$out/tests/" \;
+# The two-rank tests run under the GPU machine's own mpirun (run.sh), with its libmpi: neither is
+# bundled, since an MPI library must match the launcher that starts it.
+mkdir -p "$out/mpi"
+find "$build/tests" -maxdepth 1 -type f -name 'kiln-mpi-tests*' -perm -u+x -exec cp {} "$out/mpi/" \;
 # The sanitized presets build no benchmark or demo (and may hold stale ones from before).
 if grep -q '^KILN_BUILD_BENCH:BOOL=ON' "$build/CMakeCache.txt"; then
     find "$build/bench" -maxdepth 1 -type f -name 'kiln-*' -perm -u+x -exec cp {} "$out/bin/" \;
@@ -38,8 +43,8 @@ ldd "$out"/tests/* "$out"/bin/* "$out"/lib/libkiln.so | awk '$2 == "=>" && $3 ~ 
     done
 
 # Debug sections are dropped to keep the folder small; symbols stay, so reports name functions.
-strip --strip-debug "$out"/tests/* "$out"/bin/* "$out"/lib/*.so*
-patchelf --set-rpath '$ORIGIN/../lib' "$out"/tests/* "$out"/bin/*
+strip --strip-debug "$out"/tests/* "$out"/bin/* "$out"/lib/*.so* "$out"/mpi/*
+patchelf --set-rpath '$ORIGIN/../lib' "$out"/tests/* "$out"/bin/* "$out"/mpi/*
 for lib in "$out"/lib/*.so*; do
     [ -L "$lib" ] || patchelf --set-rpath '$ORIGIN' "$lib"
 done

@@ -26,6 +26,8 @@ using NativeFunction = void*;
 using NativeEvent = void*;
 using NativeGraph = void*;
 
+class Collectives;
+
 struct Dim3 {
     unsigned x = 1, y = 1, z = 1;
 };
@@ -176,6 +178,10 @@ public:
     // Runs `call` through the vendor's BLAS and returns true; or returns false, running nothing,
     // when this backend has no BLAS library loaded (kiln's own kernel runs instead).
     [[nodiscard]] virtual bool blas_gemm(const GemmCall& call) = 0;
+
+    // The library of collectives (NCCL, RCCL) that kiln::distributed runs on. A backend without
+    // one keeps this default, which throws NoDevice naming the backend.
+    [[nodiscard]] virtual Collectives& collectives();
 
     // Compiling needs no device; targets are the compiler's own list.
     [[nodiscard]] virtual std::vector<std::string> supported_targets() = 0;

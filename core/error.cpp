@@ -61,6 +61,14 @@ BackendError::BackendError(std::string call, int code, std::string text)
       code_(code),
       text_(std::move(text)) {}
 
+CommunicatorError::CommunicatorError(int rank, int size, std::string operation,
+                                     const std::string& what)
+    : Error("kiln: Communicator (rank " + std::to_string(rank) + " of " + std::to_string(size) +
+            "): " + operation + ": " + what),
+      rank_(rank),
+      size_(size),
+      operation_(std::move(operation)) {}
+
 CompileError::CompileError(std::string kernel, std::string log, std::vector<std::string> options,
                            std::string source, HeaderSearch headers)
     : Error(compile_message(kernel, log, source, headers)),

@@ -7,6 +7,7 @@
 #include "../host_function.hpp"
 #include "../vendor_library.hpp"
 #include "blas.hpp"
+#include "collectives.hpp"
 #include "nvrtc_library.hpp"
 #include "toolkit_headers.hpp"
 
@@ -102,6 +103,8 @@ struct Nvrtc : NvrtcTargets {
 struct Api {
     // matmul's BLAS, when it loads (optional: not among the libraries the backend needs).
     using Blas = cuda::Blas;
+    // kiln::distributed's library, loaded when first used (optional too).
+    using Nccl = cuda::Nccl;
     using Rtc = Nvrtc;
     // The libraries loaded at run time; the backend is available when all of them are.
     static std::vector<VendorLibrary*> libraries() { return {&nvrtc_library()}; }

@@ -7,6 +7,7 @@
 #include "../entry.hpp"
 #include "../host_function.hpp"
 #include "blas.hpp"
+#include "collectives.hpp"
 
 #if defined(__HIP_PLATFORM_NVIDIA__)
 #include "nvidia_platform.hpp"
@@ -126,6 +127,8 @@ struct Hiprtc : CompilerPlatform {
 struct Api : Platform {
     // matmul's BLAS, when it loads (optional: not among the libraries the backend needs).
     using Blas = hip::Blas;
+    // kiln::distributed's library, loaded when first used (optional too).
+    using Nccl = hip::Nccl;
     using Rtc = Hiprtc;
     using device_prop_t = hipDeviceProp_t;
     using module_t = hipModule_t;

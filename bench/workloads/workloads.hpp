@@ -23,6 +23,8 @@ namespace kiln::bench {
 [[nodiscard]] std::vector<Workload> pool_workloads();
 [[nodiscard]] std::vector<Workload> first_call_workloads();
 [[nodiscard]] std::vector<Workload> compile_workloads();
+// A one-rank communicator's all_reduce, through kiln and through NCCL directly.
+[[nodiscard]] std::vector<Workload> collective_workloads();
 
 // The child process of the first-call workload: times the first call of each kernel
 // (`class`, one per nonce) compiled by the parent, so found in the disk cache. Prints one

@@ -91,6 +91,22 @@ public:
     using Error::Error;
 };
 
+// A communicator (kiln::distributed::Communicator) failed: a peer died, the network failed, or
+// an operation did not finish within the communicator's timeout. kiln aborted it first, so no
+// rank waits on it forever. Names the communicator (rank, size) and the operation.
+class CommunicatorError : public Error {
+public:
+    CommunicatorError(int rank, int size, std::string operation, const std::string& what);
+    [[nodiscard]] int rank() const noexcept { return rank_; }
+    [[nodiscard]] int size() const noexcept { return size_; }
+    [[nodiscard]] const std::string& operation() const noexcept { return operation_; }
+
+private:
+    int rank_;
+    int size_;
+    std::string operation_;
+};
+
 // An allocation failed even after the pool released its cached blocks.
 class OutOfMemory : public Error {
 public:

@@ -6,6 +6,8 @@
 #include <kiln/compile_cache.hpp>
 #include <kiln/config.hpp>
 #include <kiln/device.hpp>
+#include <kiln/distributed/communicator.hpp>
+#include <kiln/distributed/group.hpp>
 #include <kiln/dlpack.hpp>
 #include <kiln/dtype.hpp>
 #include <kiln/elementwise_kernel.hpp>

@@ -1,6 +1,7 @@
 // kiln-loader-probe: says which backend kiln chose, which vendor library files it loaded, why it
-// sees no device, and whether it can compile a kernel for the backend's CI target. The loader
-// tests run it with the vendor libraries hidden in turn.
+// sees no device, whether it can compile a kernel for the backend's CI target, and whether its
+// library of collectives (NCCL, RCCL) gives a communicator id. The loader tests run it with the
+// vendor libraries hidden in turn.
 #include "core/backend.hpp"
 #include "core/backend_traits.hpp"
 #include "core/compile/compile_cache.hpp"
@@ -24,6 +25,12 @@ int main() {
         std::cout << "compiled for " << target << ": " << binary.image.size() << " bytes\n";
     } catch (const kiln::Error& e) {
         std::cout << "cannot compile: " << e.what() << '\n';
+    }
+    try {
+        (void)kiln::distributed::Communicator::unique_id();
+        std::cout << "communicator: unique id made\n";
+    } catch (const kiln::Error& e) {
+        std::cout << "communicator: " << e.what() << '\n';
     }
     return 0;
 }

@@ -4,6 +4,7 @@
 #include "tests/support/temporary_directory.hpp"
 
 #include <kiln/backend.hpp>
+#include <kiln/config.hpp>
 
 #include <gtest/gtest.h>
 
@@ -167,8 +168,31 @@ TEST_F(VendorLibraries, DirectoryWithEveryLibraryFindsThemAll) {
                 << output;
         }
     }
-    EXPECT_FALSE(contains(output, "was not found")) << output;
+    // The optional library of collectives is not in the directory: only the backend's are.
+    EXPECT_FALSE(contains(line(output, "no device: "), "was not found")) << output;
     EXPECT_TRUE(contains(output, "compiled for ")) << output;
+}
+
+// NCCL and RCCL are optional: a directory holding only the libraries a backend needs leaves it
+// usable, and a communicator then names the missing library and where kiln looked.
+TEST_F(VendorLibraries, MissingCollectivesLibraryIsNamedByTheCommunicator) {
+    const LinkDirectory dir(files_);
+    for (const auto kind : kiln::compiled_backends()) {
+        const std::string backend(kiln::to_string(kind));
+        SCOPED_TRACE("backend: " + backend);
+        const std::string output = probe(dir.path(), backend);
+        // HIP's NVIDIA platform uses NCCL itself.
+        const bool nccl = kind == kiln::BackendKind::cuda || KILN_HIP_NVIDIA != 0;
+        const std::string library = nccl ? "NCCL" : "RCCL";
+        const std::string file = nccl ? "libnccl.so.2" : "librccl.so.1";
+        EXPECT_TRUE(contains(output, "compiled for ")) << output;
+        const std::string communicator = line(output, "communicator: ");
+        EXPECT_TRUE(contains(communicator, "kiln: Communicator: " + library +
+                                               " was not found: kiln looked for " + file))
+            << output;
+        EXPECT_TRUE(contains(communicator, dir.path() + " (from KILN_VENDOR_LIBRARY_PATH)"))
+            << output;
+    }
 }
 
 // The reason names every library the hidden file stood for, unless the backend in use sees a

@@ -1,0 +1,22 @@
+// Entry point of the multi-rank tests, run under `mpirun -np 2`: MPI starts first, the binary's
+// backend is selected before anything runs, and every rank runs every test.
+#include <kiln/device.hpp>
+#include <kiln/memory_pool.hpp>
+
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <cstdlib>
+
+int main(int argc, char** argv) {
+    setenv("KILN_BACKEND", KILN_TEST_BACKEND, 1);  // NOLINT(concurrency-mt-unsafe): before threads
+    MPI_Init(&argc, &argv);
+    testing::InitGoogleTest(&argc, argv);
+    const int failed = RUN_ALL_TESTS();
+    if (kiln::device_count() > 0) {
+        kiln::Device::current().synchronize();
+        kiln::release_cached_memory();
+    }
+    MPI_Finalize();
+    return failed;
+}

@@ -259,9 +259,9 @@ std::string element_loop(const ReductionDefinition& k, const std::string& index,
     return code;
 }
 
-// The host's loop over one output's elements `_J` in [first, end): with an identity, eight
-// accumulators take turns, so that eight additions are in flight rather than one chain, and each
-// adds an eighth of the elements (float32 sums of long rows lose less); they are combined in
+// The host's loop over one output's elements `_J` in [first, end): with an identity, `ways`
+// accumulators take turns, so that that many additions are in flight rather than one chain, and
+// each adds a part of the elements (float32 sums of long rows lose less); they are combined in
 // pairs at the end. Without one, the GPU's loop with one lane.
 std::string host_element_loop(const ReductionDefinition& k, const std::string& index,
                               const std::string& first, const std::string& end) {
@@ -285,10 +285,15 @@ std::string host_element_loop(const ReductionDefinition& k, const std::string& i
     code += "            }\n";
     code += "            for (; _J < " + end + "; ++_J) {\n";
     code += "                _a0 = _kiln_reduce(_a0, _map(_J));\n            }\n";
-    code +=
-        "            _acc = _kiln_reduce(_kiln_reduce(_kiln_reduce(_a0, _a1), _kiln_reduce(_a2, "
-        "_a3)), _kiln_reduce(_kiln_reduce(_a4, _a5), _kiln_reduce(_a6, _a7)));\n";
-    return code;
+    // Combined in pairs: _a0 += _a1, _a2 += _a3, ..., then _a0 += _a2, and so on.
+    for (int step = 1; step < ways; step *= 2) {
+        for (int w = 0; w + step < ways; w += 2 * step) {
+            const std::string a = "_a" + std::to_string(w);
+            code += "            " + a + " = _kiln_reduce(" + a + ", _a" +
+                    std::to_string(w + step) + ");\n";
+        }
+    }
+    return code + "            _acc = _a0;\n";
 }
 
 // The reduce kernel's parameters, and the code that maps element _J of output _o: the inputs'

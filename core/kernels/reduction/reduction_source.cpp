@@ -279,8 +279,8 @@ std::string host_element_loop(const ReductionDefinition& k, const std::string& i
             "; _J += " + std::to_string(ways) + ") {\n";
     for (int w = 0; w < ways; ++w) {
         const std::string a = "_a" + std::to_string(w);
-        code += "                " + a + " = _kiln_reduce(" + a + ", _map(_J + " +
-                std::to_string(w) + "));\n";
+        code += cat({"                ", a, " = _kiln_reduce(", a, ", _map(_J + ",
+                     std::to_string(w), "));\n"});
     }
     code += "            }\n";
     code += "            for (; _J < " + end + "; ++_J) {\n";
@@ -289,8 +289,8 @@ std::string host_element_loop(const ReductionDefinition& k, const std::string& i
     for (int step = 1; step < ways; step *= 2) {
         for (int w = 0; w + step < ways; w += 2 * step) {
             const std::string a = "_a" + std::to_string(w);
-            code += "            " + a + " = _kiln_reduce(" + a + ", _a" +
-                    std::to_string(w + step) + ");\n";
+            code += cat({"            ", a, " = _kiln_reduce(", a, ", _a", std::to_string(w + step),
+                         ");\n"});
         }
     }
     return code + "            _acc = _a0;\n";

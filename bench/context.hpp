@@ -1,5 +1,5 @@
-// What every workload gets: the options, whether a GPU runs, the run's copy bandwidth, and how
-// to scale sizes; and what a workload is.
+// What every workload gets: the options, whether a device runs kernels (a GPU, or the CPU through
+// the host backend), and how to scale sizes; and what a workload is.
 #pragma once
 
 #include "options.hpp"
@@ -16,7 +16,9 @@ namespace kiln::bench {
 
 struct Context {
     Options options;
-    bool gpu = false;       // a device runs the kernels
+    bool gpu = false;   // a device runs the kernels: a GPU, or the CPU when `host` is set
+    bool host = false;  // the host backend runs them, on `host_threads` threads
+    int host_threads = 0;
     bool compiler = false;  // a GPU backend with its vendor libraries, so kernels can be compiled
     std::string self;       // this executable, for the first-call child process
 
@@ -39,6 +41,15 @@ struct Workload {
     std::function<Record(const Context&)> run;
     // Instead of run, for a workload that measures several rows together.
     std::function<std::vector<Record>(const Context&)> run_all;
+    // Its kernels are in the CUDA dialect (threads, blocks, shared memory), which the host
+    // backend does not build yet: skipped there.
+    bool cuda_dialect = false;
 };
+
+// `workload`, marked as written in the CUDA dialect.
+[[nodiscard]] inline Workload in_cuda_dialect(Workload workload) {
+    workload.cuda_dialect = true;
+    return workload;
+}
 
 }  // namespace kiln::bench

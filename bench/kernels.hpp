@@ -90,6 +90,15 @@ inline constexpr ElementwiseDefinition softplus{
 inline constexpr ElementwiseDefinition difference_square{"T x, T y", "T d", "d = (x - y) * (x - y)",
                                                          "difference_square"};
 inline constexpr ElementwiseDefinition twice{"T x", "T y", "y = x + x", "twice"};
+// prime_factor_sum's body as an ElementwiseKernel: element i is the sum for i + 2.
+inline constexpr ElementwiseDefinition prime_factor_sum_elementwise{
+    "", "int64 out",
+    "long long k = i + 2, sum = 0;\n"
+    "for (long long p = 2; p * p <= k; ++p) {\n"
+    "    while (k % p == 0) { sum += p; k /= p; }\n"
+    "}\n"
+    "out = k > 1 ? sum + k : sum",
+    "prime_factor_sum_elementwise"};
 
 inline constexpr ReductionDefinition mse{
     "T x, T y", "T z", "(x - y) * (x - y)", "a + b", "z = a / _in_ind.size()", "0", "mse"};

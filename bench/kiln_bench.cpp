@@ -1,7 +1,7 @@
 // kiln-bench: the seeds' custom kernels on the GPU against Kokkos CPU references, with the
 // figures docs/perf.md reports (see --help, and bench/cupy_compare.py for CuPy's side). Without a
-// GPU it runs the Kokkos baselines and the compile-time figures, says why nothing ran on a GPU,
-// and succeeds.
+// GPU it runs them on the host backend (the CPU) and says so; with no backend that has a device
+// it runs the Kokkos baselines, says why, and succeeds.
 #include "context.hpp"
 #include "options.hpp"
 #include "record.hpp"
@@ -100,9 +100,10 @@ std::vector<Workload> selected_workloads(const Options& options) {
 int list(const std::vector<Workload>& workloads) {
     for (const auto& workload : workloads) {
         std::cout << std::left << std::setw(34) << workload.name << ' ' << workload.description
-                  << (workload.needs_gpu        ? " [GPU only]"
+                  << (workload.needs_gpu        ? " [needs a device]"
                       : workload.needs_compiler ? " [needs a GPU backend's compiler]"
                                                 : "")
+                  << (workload.cuda_dialect ? " [CUDA dialect: not on the host backend yet]" : "")
                   << '\n';
     }
     return 0;
@@ -111,7 +112,14 @@ int list(const std::vector<Workload>& workloads) {
 void print_header(const Context& context, const SystemInfo& system,
                   const std::string& no_gpu_reason) {
     std::cout << "kiln-bench " << KILN_VERSION << ", " << system.date << '\n';
-    if (context.gpu) {
+    if (context.host) {
+        std::cout << "no GPU: kiln's kernels run on the host backend, on the CPU: " << system.device
+                  << ", " << context.host_threads << " thread(s) (KILN_HOST_THREADS); "
+                  << system.compiler << '\n';
+        if (!no_gpu_reason.empty()) {
+            std::cout << "(" << no_gpu_reason << ")\n";
+        }
+    } else if (context.gpu) {
         std::cout << "device: " << system.device << " (" << system.arch << "), driver "
                   << system.driver << "; " << system.backend << " backend, " << system.compiler
                   << '\n';
@@ -125,12 +133,19 @@ void print_header(const Context& context, const SystemInfo& system,
     }
     std::cout << "Kokkos reference: " << system.kokkos_space << ", " << system.kokkos_concurrency
               << " thread(s), Kokkos " << system.kokkos_version << std::endl;
+    if (context.host && context.host_threads != system.kokkos_concurrency) {
+        std::cout << "the speedup column compares kiln on " << context.host_threads
+                  << " threads with Kokkos on " << system.kokkos_concurrency
+                  << " (KILN_HOST_THREADS=" << system.kokkos_concurrency
+                  << " compares equal numbers)" << std::endl;
+    }
 }
 
 // --json PATH, or bench/results/<device>-<date>.json; a PATH that is a directory (or ends in
 // '/') gets that file name inside it.
 std::filesystem::path json_path(const Options& options, const SystemInfo& system) {
-    const std::string file = file_name_part(system.device) + "-" + system.date + ".json";
+    const std::string file = (system.backend == "host" ? "host-" : "") +
+                             file_name_part(system.device) + "-" + system.date + ".json";
     if (options.json_path.empty()) {
         return std::filesystem::path("bench/results") / file;
     }
@@ -141,7 +156,9 @@ std::filesystem::path json_path(const Options& options, const SystemInfo& system
 }
 
 Json run_json(const Context& context, const std::string& no_gpu_reason) {
-    return Json::object({{"gpu", context.gpu},
+    return Json::object({{"gpu", context.gpu && !context.host},
+                         {"host_backend", context.host},
+                         {"host_threads", context.host_threads},
                          {"no_gpu_reason", no_gpu_reason},
                          {"filter", context.options.filter},
                          {"repeat", context.options.repeat},
@@ -168,28 +185,50 @@ std::vector<Record> run_workload(const Context& context, const Workload& workloa
     }
 }
 
+// Why no GPU runs the kernels: the host backend was asked for or is the fallback, or no backend
+// has a device.
+std::string gpu_absence_reason(bool host) {
+    if (!host || device_count() == 0) {
+        return no_device_reason();
+    }
+    const char* named = std::getenv("KILN_BACKEND");  // NOLINT(concurrency-mt-unsafe): read only
+    if (named != nullptr) {
+        return std::string("KILN_BACKEND=") + named + " picks it";
+    }
+    std::string gpu_backends;
+    for (const BackendKind kind : compiled_backends()) {
+        if (kind != BackendKind::host) {
+            gpu_backends += (gpu_backends.empty() ? "" : ", ") + std::string(to_string(kind));
+        }
+    }
+    return gpu_backends.empty()
+               ? "this build has no GPU backend"
+               : "no GPU backend of this build (" + gpu_backends + ") sees a device";
+}
+
 int run(const Options& options) {
     const RunCacheDirectory cache;
     const KokkosSession kokkos;
     Context context;
     context.options = options;
     context.self = std::filesystem::read_symlink("/proc/self/exe").string();
-    // The workloads are GPU workloads: the host backend does not run them yet.
-    const bool host = !compiled_backends().empty() && active_backend() == BackendKind::host;
-    context.compiler =
-        !compiled_backends().empty() && !host && detail::libraries_loaded(detail::backend());
-    context.gpu = device_count() > 0 && !host;
+    // The host backend is active where no GPU backend sees a device, or where KILN_BACKEND
+    // asks for it: its device is the CPU, which runs the workloads.
+    context.host = !compiled_backends().empty() && active_backend() == BackendKind::host;
+    context.compiler = !compiled_backends().empty() && !context.host &&
+                       detail::libraries_loaded(detail::backend());
+    context.gpu = device_count() > 0;
+    if (context.host && context.gpu) {
+        context.host_threads = Device::current().properties().multiprocessor_count;
+    }
     const std::string no_gpu_reason =
-        context.gpu ? ""
-        : host      ? "the host backend is active (KILN_BACKEND names a GPU backend instead); "
-                      "kiln-bench does not run its workloads on the host backend yet"
-                    : no_device_reason();
+        context.gpu && !context.host ? "" : gpu_absence_reason(context.host);
 
     const auto workloads = selected_workloads(options);
     if (options.list) {
         return list(workloads);
     }
-    const SystemInfo system = system_info(context.gpu);
+    const SystemInfo system = system_info(context.gpu, context.host);
     print_header(context, system, no_gpu_reason);
 
     // Every kernel runs on the bench's own stream.
@@ -200,20 +239,27 @@ int run(const Options& options) {
     if (context.gpu) {
         stream = std::make_unique<Stream>(true);
         on_stream = std::make_unique<StreamGuard>(*stream);
-        std::cerr << "[0/" << workloads.size() << "] copy_d2d_f32_1GiB" << std::endl;
+        std::cerr << "[0/" << workloads.size() << "] copy" << std::endl;
         records.push_back(copy_bandwidth(context));
         copy_gbps = derive(records.back(), std::nullopt).gbps;
-        std::cout << "device-to-device copy: " << std::fixed << std::setprecision(1)
-                  << copy_gbps.value_or(0) << " GB/s (1 GiB, median of " << records.back().samples
-                  << ")" << std::defaultfloat << std::endl;
+        std::cout << (context.host
+                          ? "host memcpy (" + std::to_string(context.host_threads) + " thread(s))"
+                          : std::string("device-to-device copy"))
+                  << ": " << std::fixed << std::setprecision(1) << copy_gbps.value_or(0)
+                  << " GB/s (1 GiB, median of " << records.back().samples << ")"
+                  << std::defaultfloat << std::endl;
     }
     for (std::size_t i = 0; i < workloads.size(); ++i) {
         const Workload& workload = workloads[i];
         std::cerr << '[' << i + 1 << '/' << workloads.size() << "] " << workload.name;
         if ((workload.needs_gpu && !context.gpu) ||
-            (workload.needs_compiler && !context.compiler)) {
+            (workload.needs_compiler && !context.compiler) ||
+            (workload.cuda_dialect && context.host)) {
             std::cerr << ": skipped ("
-                      << (workload.needs_gpu ? "needs a GPU" : "no GPU backend's compiler")
+                      << (workload.needs_gpu && !context.gpu ? "needs a device"
+                          : workload.needs_compiler
+                              ? "no GPU backend's compiler"
+                              : "CUDA dialect, which the host backend does not build yet")
                       << ")\n";
             continue;
         }

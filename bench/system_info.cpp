@@ -58,7 +58,7 @@ std::string kokkos_version() {
 
 }  // namespace
 
-SystemInfo system_info(bool gpu) {
+SystemInfo system_info(bool device, bool host) {
     SystemInfo info;
     info.date = today();
 #if defined(__clang__)
@@ -74,19 +74,21 @@ SystemInfo system_info(bool gpu) {
     if (!compiled_backends().empty()) {
         auto& backend = detail::backend();
         info.backend = std::string(to_string(backend.kind()));
-        info.compiler = detail::libraries_loaded(backend) ? backend.compiler_version() : "none";
+        info.compiler = detail::libraries_loaded(backend) || (host && device)
+                            ? backend.compiler_version()
+                            : "none";
         for (const auto& library : backend.libraries()) {
             info.libraries += (info.libraries.empty() ? "" : ", ") + library.name + " " +
                               (library.path.empty() ? "not found" : library.path);
         }
     }
-    if (gpu) {
+    if (device) {
         const auto& properties = Device::current().properties();
         info.device = properties.name;
         info.arch = properties.arch;
         info.multiprocessors = properties.multiprocessor_count;
         info.memory_bytes = properties.total_memory;
-        info.driver = driver_version();
+        info.driver = host ? "none" : driver_version();
     }
     return info;
 }

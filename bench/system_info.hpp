@@ -10,13 +10,15 @@
 namespace kiln::bench {
 
 struct SystemInfo {
-    std::string device = "cpu";  // the device's name, or "cpu" without one
+    // The device's name (the CPU's model on the host backend), or "cpu" without one
+    std::string device = "cpu";
     std::string arch;
     int multiprocessors = 0;
     std::size_t memory_bytes = 0;
-    std::string driver;    // the kernel driver's version, where the system reports it
-    std::string backend;   // "cuda", "hip", or "none"
-    std::string compiler;  // the run-time compiler ("NVRTC 13.0"), or "none"
+    std::string driver;   // the kernel driver's version, where the system reports it
+    std::string backend;  // "cuda", "hip", "host", or "none"
+    std::string
+        compiler;  // the run-time compiler ("NVRTC 13.0", the host's C++ compiler), or "none"
     // The vendor libraries loaded at run time ("NVRTC /usr/local/cuda/lib64/libnvrtc.so.13"),
     // each "not found" where missing
     std::string libraries;
@@ -29,8 +31,9 @@ struct SystemInfo {
     [[nodiscard]] Json json() const;
 };
 
-// Reads everything that is available; `gpu` says whether a device runs kernels.
-[[nodiscard]] SystemInfo system_info(bool gpu);
+// Reads everything that is available; `device` says whether a device runs kernels, `host` whether
+// that device is the host backend's CPU.
+[[nodiscard]] SystemInfo system_info(bool device, bool host);
 
 // The device name as a file-name part: "NVIDIA H200" -> "nvidia-h200".
 [[nodiscard]] std::string file_name_part(const std::string& text);

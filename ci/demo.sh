@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds kiln with the best backend this machine has and runs kiln-demo.
+# Builds kiln with the best backend this machine has and runs kiln-demo: on a GPU, or, where no GPU
+# backend sees a device, on the host backend (this machine's CPU), which it says.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source ci/toolchains.sh

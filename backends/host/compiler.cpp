@@ -3,6 +3,7 @@
 #include "../../core/env.hpp"
 #include "cpu.hpp"
 #include "cuda_source.hpp"
+#include "debug_files.hpp"
 #include "kernel_abi.hpp"
 #include "prelude_cache.hpp"
 #include "process.hpp"
@@ -57,6 +58,23 @@ constexpr std::string_view gcc_no_unique = "-fno-gnu-unique";
 constexpr std::string_view x86_tls_descriptors = "-mtls-dialect=gnu2";
 #endif
 
+// Whether libkiln itself runs under AddressSanitizer (the asan preset): its kernels then do too,
+// so that a kernel's out-of-bounds access is reported as the library's would be.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool under_address_sanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool under_address_sanitizer = true;
+#else
+constexpr bool under_address_sanitizer = false;
+#endif
+#else
+constexpr bool under_address_sanitizer = false;
+#endif
+
+constexpr std::array<std::string_view, 2> address_sanitizer_options = {"-fsanitize=address",
+                                                                       "-fno-omit-frame-pointer"};
+
 // The options of every compile by `compiler`.
 std::vector<std::string> base_options(const HostCompiler& compiler) {
     std::vector<std::string> options(common_options.begin(), common_options.end());
@@ -66,6 +84,10 @@ std::vector<std::string> base_options(const HostCompiler& compiler) {
 #if defined(__x86_64__)
         options.emplace_back(x86_tls_descriptors);
 #endif
+    }
+    if (under_address_sanitizer) {
+        options.insert(options.end(), address_sanitizer_options.begin(),
+                       address_sanitizer_options.end());
     }
     return options;
 }
@@ -174,7 +196,13 @@ CompiledBinary compile_shared_object(const CompileRequest& request) {
         throw Error("kiln: cannot compile kernel '" + std::string(request.kernel) +
                     "' for the host: " + compiler.reason);
     }
-    const ScratchDirectory scratch;
+    std::vector<std::string> options = host_options(request.options);
+    // A build for a debugger keeps its directory: the debug information names the source there.
+    const bool for_debugger = builds_for_debugger(options);
+    ScratchDirectory scratch(for_debugger ? debug_directory() : fs::temp_directory_path());
+    if (for_debugger) {
+        scratch.keep();
+    }
     const std::vector<std::string> base = base_options(compiler);
     std::optional<fs::path> include = prelude_directory(compiler, base, request.headers);
     if (!include) {
@@ -200,7 +228,7 @@ CompiledBinary compile_shared_object(const CompileRequest& request) {
 
     std::vector<std::string> argv{compiler.path};
     argv.insert(argv.end(), base.begin(), base.end());
-    for (auto& option : host_options(request.options)) {
+    for (auto& option : options) {
         argv.push_back(std::move(option));
     }
     argv.insert(argv.end(), {"-I", include->string(), "-include",

@@ -1,5 +1,7 @@
 #include "module.hpp"
 
+#include "../../core/compile/compile_request.hpp"
+#include "debug_files.hpp"
 #include "system_error.hpp"
 
 #include <kiln/error.hpp>
@@ -60,7 +62,8 @@ HostModule::HostModule(std::span<const char> image) {
     // A name of its own for every module the process loads: dlopen returns the module already
     // loaded under a name rather than load another.
     static std::atomic<unsigned long long> loaded{0};
-    std::string path = (std::filesystem::temp_directory_path() /
+    const bool keep = compile_debug_requested();
+    std::string path = ((keep ? debug_directory() : std::filesystem::temp_directory_path()) /
                         ("kiln-module-" + std::to_string(getpid()) + "-" +
                          std::to_string(loaded.fetch_add(1)) + "-XXXXXX.so"))
                            .string();
@@ -75,8 +78,10 @@ HostModule::HostModule(std::span<const char> image) {
         throw;
     }
     handle_ = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    // Mapped now, or never: the file is not needed either way.
-    unlink(path.c_str());
+    // Mapped now, or never: the file is not needed either way, but by a debugger.
+    if (!keep || handle_ == nullptr) {
+        unlink(path.c_str());
+    }
     if (handle_ == nullptr) {
         throw BackendError("dlopen", 0, dl_error());
     }

@@ -1,5 +1,6 @@
 // Loading a kernel's shared object (the host backend's module) and finding its kernels and
-// globals. The image is written to a temporary file of its own, loaded, and unlinked.
+// globals. The image is written to a temporary file of its own, loaded, and unlinked; with
+// KILN_COMPILE_DEBUG the file stays, in the debug directory, for a debugger to read.
 #pragma once
 
 #include "kernel_abi.hpp"

@@ -234,11 +234,15 @@ int first_call_child(const std::string& kernel_class, const std::vector<std::str
 std::vector<Workload> first_call_workloads() {
     std::vector<Workload> all;
     for (std::size_t kind = 0; kind < class_names.size(); ++kind) {
-        all.push_back({std::string("first_call_") + class_names.at(kind),
-                       std::string("first call of a new ") + class_titles.at(kind) +
-                           ": cold, disk-cache hit, memory-cache hit",
-                       true, false, nullptr,
-                       [kind](const Context& context) { return first_calls(context, kind); }});
+        Workload workload{std::string("first_call_") + class_names.at(kind),
+                          std::string("first call of a new ") + class_titles.at(kind) +
+                              ": cold, disk-cache hit, memory-cache hit",
+                          true,
+                          false,
+                          nullptr,
+                          [kind](const Context& context) { return first_calls(context, kind); }};
+        workload.cuda_dialect = std::string_view(class_names.at(kind)) == "raw";
+        all.push_back(std::move(workload));
     }
     all.push_back({"first_call_disk_routine",
                    "first kiln::add of a dtype in a new process, from the disk cache", true, false,

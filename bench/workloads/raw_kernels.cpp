@@ -1,6 +1,6 @@
 // RawKernel workloads: the seed's prime-factor sum (integer division: compute bound), also as a
-// JIT kernel written in this file, and the seed's naive matrix product beside a tiled
-// shared-memory one.
+// JIT kernel written in this file and as an ElementwiseKernel (which the host backend runs), and
+// the seed's naive matrix product beside a tiled shared-memory one.
 #include "../reference/raw_kernels.hpp"
 #include "../check.hpp"
 #include "../inputs.hpp"
@@ -65,6 +65,28 @@ Record prime_factor_sum(const Context& context, bool jit) {
     return r;
 }
 
+// The same sums from an ElementwiseKernel of the RawKernel's body, one element per k.
+Record prime_factor_sum_elementwise(const Context& context) {
+    const std::int64_t n = std::max<std::int64_t>(2, context.scaled(1'000'000));
+    Record r = make_record("prime_factor_elementwise_i64_1e6",
+                           "sum of the prime factors of 2..n by trial division, ElementwiseKernel",
+                           "ElementwiseKernel", {n - 1}, "int64", "compute");
+    r.kernel = kernels::prime_factor_sum_elementwise.json();
+    r.params = Json::object({{"n", n}});
+    r.bytes = 8.0 * static_cast<double>(n - 1);
+    const PeakMemory peak(context.gpu);
+    std::vector<std::int64_t> want(static_cast<std::size_t>(n - 1));
+    r.kokkos_ms = reference_ms(context, [&] { reference::prime_factor_sum(n, want); });
+    if (context.gpu) {
+        const auto kernel = kernels::prime_factor_sum_elementwise.make();
+        const ndarray out = empty({n - 1}, int64);
+        store(r, time_device(context, [&] { (void)kernel({out}); }));
+        r.check = check_values(out.get<std::int64_t>(), want);
+        r.peak_bytes = peak.bytes();
+    }
+    return r;
+}
+
 Record matmul(const Context& context, bool tiled) {
     const std::int64_t m = context.scaled_side(1024, 3);
     const std::int64_t n = context.scaled_side(1024, 3);
@@ -112,14 +134,19 @@ Record matmul(const Context& context, bool tiled) {
 
 std::vector<Workload> raw_kernel_workloads() {
     return {
-        {"prime_factor_sum_i64_1e6", "prime-factor sum RawKernel, n = 1e6", false, false,
-         [](const Context& c) { return prime_factor_sum(c, false); }},
-        {"prime_factor_sum_jit_i64_1e6", "prime-factor sum JIT kernel (KILN_JIT_KERNEL), n = 1e6",
-         false, false, [](const Context& c) { return prime_factor_sum(c, true); }},
-        {"matmul_naive_f32_1024x1024x512", "naive matmul RawKernel, (1024x512) @ (512x1024)", false,
-         false, [](const Context& c) { return matmul(c, false); }},
-        {"matmul_tiled_f32_1024x1024x512", "tiled shared-memory matmul RawKernel", false, false,
-         [](const Context& c) { return matmul(c, true); }},
+        in_cuda_dialect({"prime_factor_sum_i64_1e6", "prime-factor sum RawKernel, n = 1e6", false,
+                         false, [](const Context& c) { return prime_factor_sum(c, false); }}),
+        in_cuda_dialect({"prime_factor_sum_jit_i64_1e6",
+                         "prime-factor sum JIT kernel (KILN_JIT_KERNEL), n = 1e6", false, false,
+                         [](const Context& c) { return prime_factor_sum(c, true); }}),
+        {"prime_factor_elementwise_i64_1e6",
+         "prime-factor sum ElementwiseKernel (the RawKernel's body), n = 1e6", false, false,
+         prime_factor_sum_elementwise},
+        in_cuda_dialect({"matmul_naive_f32_1024x1024x512",
+                         "naive matmul RawKernel, (1024x512) @ (512x1024)", false, false,
+                         [](const Context& c) { return matmul(c, false); }}),
+        in_cuda_dialect({"matmul_tiled_f32_1024x1024x512", "tiled shared-memory matmul RawKernel",
+                         false, false, [](const Context& c) { return matmul(c, true); }}),
     };
 }
 

@@ -9,7 +9,8 @@
 
 namespace kiln::bench {
 
-// The device-to-device copy every GB/s is compared with: 1 GiB, ndarray::copy().
+// The copy every GB/s is compared with, 1 GiB: ndarray::copy() on a GPU, memcpy on the host
+// backend's number of threads there.
 [[nodiscard]] Record copy_bandwidth(const Context& context);
 
 [[nodiscard]] std::vector<Workload> elementwise_workloads();

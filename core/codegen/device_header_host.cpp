@@ -30,11 +30,15 @@ constexpr std::string_view text = R"kiln(#ifndef KILN_HOST_H
 // No __noinline__: libstdc++ writes __attribute__((__noinline__)), which that macro would break.
 
 // CUDA's min and max: of the arguments' common type; for floating point, fmin and fmax, which
-// return the other argument when one is NaN.
+// return the other argument when one is NaN and order -0 before +0. Written as selects rather
+// than calls of the C library's fmin and fmax, which GCC does not inline, so that loops over them
+// vectorise.
 template <class A, class B, class C = decltype(true ? A() : B())>
 inline C min(A a, B b) {
     if constexpr (std::is_floating_point<C>::value) {
-        return fmin(C(a), C(b));
+        const C x = C(a);
+        const C y = C(b);
+        return y < x || x != x || (y == x && signbit(y)) ? y : x;
     } else {
         return C(b) < C(a) ? C(b) : C(a);
     }
@@ -42,7 +46,9 @@ inline C min(A a, B b) {
 template <class A, class B, class C = decltype(true ? A() : B())>
 inline C max(A a, B b) {
     if constexpr (std::is_floating_point<C>::value) {
-        return fmax(C(a), C(b));
+        const C x = C(a);
+        const C y = C(b);
+        return x < y || x != x || (y == x && !signbit(y)) ? y : x;
     } else {
         return C(a) < C(b) ? C(b) : C(a);
     }

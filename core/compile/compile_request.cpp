@@ -36,12 +36,12 @@ const HeaderSet& header_set(BackendKind backend, std::string_view target) {
     return found->second;
 }
 
+}  // namespace
+
 bool compile_debug_requested() {
     const auto value = env::get("KILN_COMPILE_DEBUG");
     return value && *value != "0";
 }
-
-}  // namespace
 
 CompileRequest resolve(const Program& program, std::string_view target) {
     auto& gpu = backend();

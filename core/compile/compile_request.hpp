@@ -29,4 +29,7 @@ struct Program {
 // request's key is computed. The headers and their digest are built once per warp size.
 [[nodiscard]] CompileRequest resolve(const Program& program, std::string_view target = {});
 
+// Whether KILN_COMPILE_DEBUG asks for builds for a debugger (set, and not "0").
+[[nodiscard]] bool compile_debug_requested();
+
 }  // namespace kiln::detail

@@ -1,6 +1,6 @@
 // What only the host backend does: kernels that throw, its compiler's errors, kernels of one name
-// in several modules, the legacy default stream's ordering on worker threads, and a machine
-// without a C++ compiler. Skips on the GPU backends.
+// in several modules, the legacy default stream's ordering on worker threads, a machine without a
+// C++ compiler, and AddressSanitizer in kernels under the asan preset. Skips on the GPU backends.
 #include "core/backend.hpp"
 #include "core/compile/compile_cache.hpp"
 #include "tests/support/backend_under_test.hpp"
@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace {
 
@@ -25,6 +26,19 @@ using kiln::test::TestKernels;
     if (!::kiln::test::is_host())                                                             \
     GTEST_SKIP() << "host backend only; this binary tests the " << ::kiln::test::backend_name \
                  << " backend"
+
+// Whether this build runs under AddressSanitizer (the asan preset), as libkiln then does.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool address_sanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool address_sanitizer = true;
+#else
+constexpr bool address_sanitizer = false;
+#endif
+#else
+constexpr bool address_sanitizer = false;
+#endif
 
 bool contains(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;
@@ -246,6 +260,37 @@ TEST(HostBackendDeathTest, NoCompilerMeansNoDeviceWithAReason) {
         "devices 0: no C\\+\\+ compiler: KILN_HOST_CXX='/nonexistent/kiln-c\\+\\+' is not an "
         "executable file");
     unsetenv("KILN_HOST_CXX");  // NOLINT(concurrency-mt-unsafe)
+}
+
+// A kernel that writes one element past the end of a heap array of four, launched and waited for.
+void write_past_the_end() {
+    const char* source =
+        "static void past_end_body(const kiln_host_grid&, int* x, int n) {\n"
+        "    x[n] = 1;\n"
+        "}\n"
+        "KILN_HOST_KERNEL(past_end, past_end_body)\n";
+    auto& host = kiln::detail::backend();
+    void* module =
+        host.load_module(kiln::detail::compile_uncached({source, "past_end", {}, {}}).image);
+    std::vector<int> values(4);
+    int* target = values.data();
+    int count = 4;
+    void* args[] = {&target, &count};
+    host.launch(host.get_function(module, "past_end"), {{1, 1, 1}, {1, 1, 1}, 0, nullptr}, args);
+    kiln::synchronize(kiln::null_stream());
+}
+
+// Under the asan preset the host compiler builds kernels with -fsanitize=address as well, so a
+// kernel's write past the end of a heap array is reported as libkiln's own would be. Checked in
+// a child process, which the report ends.
+TEST(HostBackendDeathTest, OutOfBoundsWriteInAKernelIsReportedByAddressSanitizer) {
+    KILN_REQUIRE_HOST();
+    if (!address_sanitizer) {
+        GTEST_SKIP() << "needs libkiln built with AddressSanitizer (the asan preset)";
+    }
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    EXPECT_DEATH(write_past_the_end(),
+                 "AddressSanitizer: heap-buffer-overflow(.|\n)*WRITE of size 4");
 }
 
 }  // namespace

@@ -259,6 +259,43 @@ std::string element_loop(const ReductionDefinition& k, const std::string& index,
     return code;
 }
 
+// The host's loop over one output's elements `_J` in [first, end): with an identity, `ways`
+// accumulators take turns, so that that many additions are in flight rather than one chain, and
+// each adds a part of the elements (float32 sums of long rows lose less); they are combined in
+// pairs at the end. Without one, the GPU's loop with one lane.
+std::string host_element_loop(const ReductionDefinition& k, const std::string& index,
+                              const std::string& first, const std::string& end) {
+    if (k.identity.empty()) {
+        return element_loop(k, index, first, end, "1");
+    }
+    constexpr int ways = 8;
+    const std::string identity = "_type_reduce(" + k.identity + ")";
+    std::string code = "            _type_reduce _a0 = _acc";
+    for (int w = 1; w < ways; ++w) {
+        code += ", _a" + std::to_string(w) + " = " + identity;
+    }
+    code += ";\n            " + index + " _J = " + first + ";\n";
+    code += "            for (; _J + " + std::to_string(ways - 1) + " < " + end +
+            "; _J += " + std::to_string(ways) + ") {\n";
+    for (int w = 0; w < ways; ++w) {
+        const std::string a = "_a" + std::to_string(w);
+        code += cat({"                ", a, " = _kiln_reduce(", a, ", _map(_J + ",
+                     std::to_string(w), "));\n"});
+    }
+    code += "            }\n";
+    code += "            for (; _J < " + end + "; ++_J) {\n";
+    code += "                _a0 = _kiln_reduce(_a0, _map(_J));\n            }\n";
+    // Combined in pairs: _a0 += _a1, _a2 += _a3, ..., then _a0 += _a2, and so on.
+    for (int step = 1; step < ways; step *= 2) {
+        for (int w = 0; w + step < ways; w += 2 * step) {
+            const std::string a = "_a" + std::to_string(w);
+            code += cat({"            ", a, " = _kiln_reduce(", a, ", _a", std::to_string(w + step),
+                         ");\n"});
+        }
+    }
+    return code + "            _acc = _a0;\n";
+}
+
 // The reduce kernel's parameters, and the code that maps element _J of output _o: the inputs'
 // offsets of the output (`output_offsets`, from _o) and the `_map` lambda of _J.
 struct MapCode {
@@ -341,7 +378,7 @@ std::string host_main_kernel(const ReductionDefinition& k, const ReductionVarian
     code += host_output_loops(index, true);
     code += "        " + start_accumulator(k) + "\n";
     code += map.output_offsets + map.map;
-    code += element_loop(k, index, "_begin", "_end", "1");
+    code += host_element_loop(k, index, "_begin", "_end");
     code += "        if (_partial != nullptr) {\n";
     code += "            reinterpret_cast<_type_reduce*>(_partial)[_o * (" + index +
             ")_kiln_grid.grid.y + _by] = _acc;\n";
@@ -401,7 +438,7 @@ std::string finish_kernel(const ReductionDefinition& k, const ReductionVariant& 
     if (v.dialect == Dialect::host) {
         code += parts + host_output_loops(index, false);
         code += "        " + start_accumulator(k) + "\n" + map;
-        code += element_loop(k, index, "0", "(" + index + ")_split", "1");
+        code += host_element_loop(k, index, "0", "(" + index + ")_split");
         code += "        " + post_map(k, v) + "    }\n    }\n}\n";
         return code + kernel_closing(Dialect::host, finish_name(k));
     }

@@ -41,14 +41,17 @@ struct Workload {
     std::function<Record(const Context&)> run;
     // Instead of run, for a workload that measures several rows together.
     std::function<std::vector<Record>(const Context&)> run_all;
-    // Its kernels are in the CUDA dialect (threads, blocks, shared memory), which the host
-    // backend does not build yet: skipped there.
-    bool cuda_dialect = false;
+    // Why the host backend skips it (null where it runs there): a GPU driver call, or block
+    // barriers, which the host runs as fibers, far too slow at the benchmark's sizes.
+    const char* not_on_host = nullptr;
 };
 
-// `workload`, marked as written in the CUDA dialect.
-[[nodiscard]] inline Workload in_cuda_dialect(Workload workload) {
-    workload.cuda_dialect = true;
+inline constexpr const char* uses_barriers =
+    "block barriers, which the host backend runs as fibers: too slow at this size";
+
+// `workload`, skipped on the host backend for `why`.
+[[nodiscard]] inline Workload skipped_on_host(Workload workload, const char* why) {
+    workload.not_on_host = why;
     return workload;
 }
 

@@ -103,7 +103,9 @@ int list(const std::vector<Workload>& workloads) {
                   << (workload.needs_gpu        ? " [needs a device]"
                       : workload.needs_compiler ? " [needs a GPU backend's compiler]"
                                                 : "")
-                  << (workload.cuda_dialect ? " [CUDA dialect: not on the host backend yet]" : "")
+                  << (workload.not_on_host != nullptr
+                          ? std::string(" [not on the host backend: ") + workload.not_on_host + "]"
+                          : std::string())
                   << '\n';
     }
     return 0;
@@ -254,12 +256,11 @@ int run(const Options& options) {
         std::cerr << '[' << i + 1 << '/' << workloads.size() << "] " << workload.name;
         if ((workload.needs_gpu && !context.gpu) ||
             (workload.needs_compiler && !context.compiler) ||
-            (workload.cuda_dialect && context.host)) {
+            (workload.not_on_host != nullptr && context.host)) {
             std::cerr << ": skipped ("
                       << (workload.needs_gpu && !context.gpu ? "needs a device"
-                          : workload.needs_compiler
-                              ? "no GPU backend's compiler"
-                              : "CUDA dialect, which the host backend does not build yet")
+                          : workload.needs_compiler          ? "no GPU backend's compiler"
+                                                             : workload.not_on_host)
                       << ")\n";
             continue;
         }

@@ -27,7 +27,7 @@ std::vector<std::string> ci_targets(BackendKind kind) {
         case BackendKind::hip:
             return {"gfx90a", "gfx908", "gfx1030"};
         case BackendKind::host:
-            return {};  // the raw kernels timed here are in the CUDA dialect
+            return {};  // the GPU compilers are timed here; first_call_* times the host's
     }
     throw Error("kiln-bench: compile: no CI targets for backend " + std::string(to_string(kind)));
 }

@@ -241,7 +241,6 @@ std::vector<Workload> first_call_workloads() {
                           false,
                           nullptr,
                           [kind](const Context& context) { return first_calls(context, kind); }};
-        workload.cuda_dialect = std::string_view(class_names.at(kind)) == "raw";
         all.push_back(std::move(workload));
     }
     all.push_back({"first_call_disk_routine",

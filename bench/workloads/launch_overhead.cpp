@@ -113,11 +113,12 @@ std::vector<Workload> launch_overhead_workloads() {
          false, [](const Context& c) { return launch_overhead(c, Class::elementwise); }},
         {"launch_overhead_reduction", "10,000 ReductionKernel calls on 1000 elements", true, false,
          [](const Context& c) { return launch_overhead(c, Class::reduction); }},
-        in_cuda_dialect({"launch_overhead_raw", "10,000 RawKernel calls on 1000 elements", true,
-                         false, [](const Context& c) { return launch_overhead(c, Class::raw); }}),
-        in_cuda_dialect({"launch_floor_driver",
-                         "10,000 launches of the RawKernel's code through the driver", true, false,
-                         [](const Context& c) { return launch_overhead(c, Class::driver); }}),
+        {"launch_overhead_raw", "10,000 RawKernel calls on 1000 elements", true, false,
+         [](const Context& c) { return launch_overhead(c, Class::raw); }},
+        skipped_on_host(
+            {"launch_floor_driver", "10,000 launches of the RawKernel's code through the driver",
+             true, false, [](const Context& c) { return launch_overhead(c, Class::driver); }},
+            "it calls a GPU driver"),
     };
 }
 

@@ -125,8 +125,9 @@ std::vector<Workload> mse_workloads() {
             workload(Way::reduction, "mse_reduction_f64_", "ReductionKernel", nominal, suffix));
         all.push_back(
             workload(Way::two_step, "mse_two_step_f64_", "elementwise then sum", nominal, suffix));
-        all.push_back(in_cuda_dialect(workload(Way::raw, "mse_raw_block_f64_",
-                                               "RawKernel block reduction", nominal, suffix)));
+        all.push_back(skipped_on_host(
+            workload(Way::raw, "mse_raw_block_f64_", "RawKernel block reduction", nominal, suffix),
+            uses_barriers));
     }
     return all;
 }

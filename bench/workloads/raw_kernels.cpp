@@ -134,19 +134,18 @@ Record matmul(const Context& context, bool tiled) {
 
 std::vector<Workload> raw_kernel_workloads() {
     return {
-        in_cuda_dialect({"prime_factor_sum_i64_1e6", "prime-factor sum RawKernel, n = 1e6", false,
-                         false, [](const Context& c) { return prime_factor_sum(c, false); }}),
-        in_cuda_dialect({"prime_factor_sum_jit_i64_1e6",
-                         "prime-factor sum JIT kernel (KILN_JIT_KERNEL), n = 1e6", false, false,
-                         [](const Context& c) { return prime_factor_sum(c, true); }}),
+        {"prime_factor_sum_i64_1e6", "prime-factor sum RawKernel, n = 1e6", false, false,
+         [](const Context& c) { return prime_factor_sum(c, false); }},
+        {"prime_factor_sum_jit_i64_1e6", "prime-factor sum JIT kernel (KILN_JIT_KERNEL), n = 1e6",
+         false, false, [](const Context& c) { return prime_factor_sum(c, true); }},
         {"prime_factor_elementwise_i64_1e6",
          "prime-factor sum ElementwiseKernel (the RawKernel's body), n = 1e6", false, false,
          prime_factor_sum_elementwise},
-        in_cuda_dialect({"matmul_naive_f32_1024x1024x512",
-                         "naive matmul RawKernel, (1024x512) @ (512x1024)", false, false,
-                         [](const Context& c) { return matmul(c, false); }}),
-        in_cuda_dialect({"matmul_tiled_f32_1024x1024x512", "tiled shared-memory matmul RawKernel",
-                         false, false, [](const Context& c) { return matmul(c, true); }}),
+        {"matmul_naive_f32_1024x1024x512", "naive matmul RawKernel, (1024x512) @ (512x1024)", false,
+         false, [](const Context& c) { return matmul(c, false); }},
+        skipped_on_host({"matmul_tiled_f32_1024x1024x512", "tiled shared-memory matmul RawKernel",
+                         false, false, [](const Context& c) { return matmul(c, true); }},
+                        uses_barriers),
     };
 }
 

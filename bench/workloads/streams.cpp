@@ -71,10 +71,10 @@ Record overlap(const Context& context, bool two_streams) {
 
 std::vector<Workload> stream_workloads() {
     return {
-        in_cuda_dialect({"overlap_one_stream_prime_1e5x2", "two kernels, one stream", false, false,
-                         [](const Context& c) { return overlap(c, false); }}),
-        in_cuda_dialect({"overlap_two_streams_prime_1e5x2", "two kernels, two streams", false,
-                         false, [](const Context& c) { return overlap(c, true); }}),
+        {"overlap_one_stream_prime_1e5x2", "two kernels, one stream", false, false,
+         [](const Context& c) { return overlap(c, false); }},
+        {"overlap_two_streams_prime_1e5x2", "two kernels, two streams", false, false,
+         [](const Context& c) { return overlap(c, true); }},
     };
 }
 

@@ -99,13 +99,19 @@ run_sanitizers() {
             count=$(sed -n 's/.*ERROR SUMMARY: \([0-9]*\) error.*/\1/p; s/.*RACECHECK SUMMARY: .*(\([0-9]*\) error.*/\1/p' \
                 "$log" | tail -n 1)
             errors=$((errors + ${count:-1}))
-            # "Program hit <error> ..." inside "[ RUN ] <test>", when that pair is expected; and
-            # a leak whose allocation frames are in a library listed as "leak <library>".
+            # "Program hit <error> ..." inside "[ RUN ] <test>", when that pair is expected, or
+            # when the call came from a library listed as "inside <library>"; and a leak whose
+            # allocation frames are in a library listed as "leak <library>".
             count=$(awk 'NR == FNR { if ($1 == "leak") kept[$2] = 1
+                                     else if ($1 == "inside") inside[$2] = 1
                                      else if ($1 !~ /^#/) ok[$1 " " $2] = 1
                                      next }
                          /^\[ RUN/ { test = $NF }
-                         /Program hit/ && ((test " " $4) in ok) { n++ }
+                         /Program hit/ { if ((test " " $4) in ok) n++; else caller = 2; next }
+                         caller > 0 && /Host Frame/ {
+                             caller--
+                             for (library in inside) if (index($0, " in " library)) { n++; caller = 0 }
+                         }
                          /Leaked [0-9,]+ bytes/ { frames = 6; next }
                          frames > 0 && /Host Frame/ {
                              frames--

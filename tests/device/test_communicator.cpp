@@ -236,8 +236,7 @@ TEST(Communicator, TimeoutAbortsAndNamesTheOperation) {
     comm.synchronize();
     kiln::test::TestKernels kernels;
     const kiln::Stream stream(true);
-    kernels.spin(stream, kiln::test::spin_cycles(3000));
-    const auto start = std::chrono::steady_clock::now();
+    kernels.spin(stream, kiln::test::spin_cycles(500));
     try {
         comm.synchronize(stream);
         ADD_FAILURE() << "synchronize did not time out";
@@ -249,8 +248,9 @@ TEST(Communicator, TimeoutAbortsAndNamesTheOperation) {
                   std::string::npos)
             << e.what();
     }
-    // Well before the 3 s spin ends: the timeout, then NCCL's abort (about 1 s on the H100).
-    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(2500));
+    // No bound on when the throw arrives: NCCL's abort frees device memory, which waits for the
+    // spin (not NCCL's work, so nothing aborts it; H100: the throw came when the spin ended). A
+    // collective stuck inside NCCL is the two-rank test's case.
     EXPECT_TRUE(comm.aborted());
     EXPECT_THROW(comm.all_reduce(a), kiln::CommunicatorError);
     stream.synchronize();

@@ -164,10 +164,9 @@ std::vector<Record> all_reduce_rows(const Context& context) {
 }  // namespace
 
 std::vector<Workload> collective_workloads() {
-    Workload all_reduce{
-        "allreduce_f32_sum", "one-rank all_reduce, kiln and NCCL direct", true, false, nullptr,
-        all_reduce_rows};
-    return {std::move(all_reduce)};
+    return {skipped_on_host({"allreduce_f32_sum", "one-rank all_reduce, kiln and NCCL direct", true,
+                             false, nullptr, all_reduce_rows},
+                            "no library of collectives on the host backend")};
 }
 
 }  // namespace kiln::bench

@@ -2,6 +2,7 @@
 // streams are queues run by worker threads, and kernels are shared objects the system C++
 // compiler builds from kiln's host dialect.
 #include "../../core/backend.hpp"
+#include "collectives_slot.hpp"
 #include "compiler.hpp"
 #include "cpu.hpp"
 #include "event.hpp"
@@ -180,6 +181,8 @@ public:
     void destroy_graph(NativeGraph graph) override { delete static_cast<HostGraph*>(graph); }
 
     [[nodiscard]] bool blas_gemm(const GemmCall& /*call*/) override { return false; }
+
+    [[nodiscard]] Collectives& collectives() override { return host::installed_collectives(); }
 
     [[nodiscard]] std::vector<std::string> supported_targets() override { return {"native"}; }
     [[nodiscard]] std::string compiler_version() override { return host::host_compiler_identity(); }

@@ -1,7 +1,8 @@
-// kiln::distributed across two processes, one GPU each, bootstrapped from MPI (from_mpi): every
-// operation against values the host computes for both ranks, and a rank that stays away does
-// not hang the other. Run with `mpirun -np 2` on a machine with two GPUs; with fewer ranks or
-// GPUs, or without NCCL, every test skips and says why.
+// kiln::distributed across two processes, bootstrapped from MPI (from_mpi): every operation
+// against values the host computes for both ranks, and a rank that stays away does not hang the
+// other. Run with `mpirun -np 2`: on a GPU backend on a machine with two GPUs (NCCL, RCCL), on the
+// host backend anywhere (MPI itself). With fewer ranks or GPUs, or without NCCL, every test skips
+// and says why.
 #include "tests/support/collective_arrays.hpp"
 
 #include <kiln/distributed/mpi.hpp>
@@ -15,6 +16,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 
 namespace {
@@ -169,6 +171,85 @@ TEST(TwoRanks, SendAndReceiveAtOnceInAGroup) {
     expect_elements<std::uint64_t>(
         theirs, count,
         [peer](std::size_t i) { return kiln::test::rank_value<std::uint64_t>(i, peer); }, "recv");
+}
+
+// In place as NCCL defines it: all_gather's `in` is this rank's block of `out`, and
+// reduce_scatter's `out` is this rank's block of `in`.
+TEST(TwoRanks, InPlaceGatherAndScatter) {
+    KILN_REQUIRE_TWO_RANKS();
+    const Communicator& comm = *world().comm;
+    const auto n = static_cast<std::int64_t>(count);
+    const kiln::ndarray gathered = kiln::zeros({ranks, n}, kiln::float64);
+    kiln::ndarray mine = gathered[{comm.rank()}];
+    const auto values = kiln::test::rank_values<double>(count, comm.rank());
+    mine.set(std::span<const double>(values));
+    comm.all_gather(mine, gathered);
+
+    const kiln::ndarray whole = device_values<float>(comm.rank(), count * ranks);
+    const kiln::ndarray block =
+        whole[{kiln::Slice{.start = comm.rank() * n, .stop = (comm.rank() + 1) * n}}];
+    comm.reduce_scatter(whole, block, ReduceOp::max);
+    comm.synchronize();
+
+    const auto all = gathered.get<double>();
+    for (int r = 0; r < ranks; ++r) {
+        for (std::size_t i = 0; i < count; ++i) {
+            ASSERT_EQ(all[static_cast<std::size_t>(r) * count + i],
+                      kiln::test::rank_value<double>(i, r))
+                << "all_gather in place: rank " << r << "'s element " << i;
+        }
+    }
+    const std::size_t offset = count * static_cast<std::size_t>(comm.rank());
+    expect_elements<float>(
+        block, count,
+        [offset](std::size_t i) {
+            return kiln::test::reduced_value<float>(offset + i, ranks, ReduceOp::max);
+        },
+        "reduce_scatter in place");
+}
+
+// A group's calls on two streams: each stream's earlier work comes before them, and its later
+// work after them.
+TEST(TwoRanks, GroupOverTwoStreamsKeepsEachStreamsOrder) {
+    KILN_REQUIRE_TWO_RANKS();
+    const Communicator& comm = *world().comm;
+    const int peer = 1 - comm.rank();
+    const kiln::Stream first(true);
+    const kiln::Stream second(true);
+    kiln::ndarray mine = kiln::zeros({static_cast<std::int64_t>(count)}, kiln::int64);
+    kiln::ndarray theirs;
+    {
+        const kiln::StreamGuard on_second(second);
+        mine += device_values<std::int64_t>(comm.rank());  // queued on `second`, before the send
+        theirs = kiln::zeros({static_cast<std::int64_t>(count)}, kiln::int64);
+    }
+    comm.group([&] {
+        comm.recv(theirs, peer, first);
+        comm.send(mine, peer, second);
+    });
+    {
+        const kiln::StreamGuard on_second(second);
+        theirs *= 2;  // after the receive, though it ran on `first`
+    }
+    comm.synchronize(second);
+    expect_elements<std::int64_t>(
+        theirs, count,
+        [peer](std::size_t i) { return 2 * kiln::test::rank_value<std::int64_t>(i, peer); },
+        "recv on one stream, doubled on the other");
+}
+
+// On the host backend, ranks find each other through MPI only: an id made by hand is refused.
+TEST(TwoRanks, HostCommunicatorsComeFromMpi) {
+    KILN_REQUIRE_TWO_RANKS();
+    if (kiln::active_backend() != kiln::BackendKind::host) {
+        GTEST_SKIP() << "a GPU backend's ranks meet through the id (NCCL)";
+    }
+    try {
+        const Communicator alone(Communicator::unique_id(), 0, 1);
+        ADD_FAILURE() << "a host communicator was made without MPI";
+    } catch (const kiln::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("from_mpi"), std::string::npos) << e.what();
+    }
 }
 
 // Rank 1 stays away from an all_reduce: rank 0 gives up after its timeout, aborting, and names

@@ -184,14 +184,15 @@ for test in "$here"/tests/*; do
     sum_passed=$((sum_passed + passed)) sum_failed=$((sum_failed + failed))
     sum_skipped=$((sum_skipped + skipped))
 done
-# The two-rank tests of kiln::distributed: under this machine's mpirun, one GPU per rank.
+# The two-rank tests of kiln::distributed: under this machine's mpirun, one GPU per rank (the
+# host backend's over MPI, on the CPU).
 for test in "$here"/mpi/kiln-mpi-tests-*; do
     [ -e "$test" ] || continue
     name=$(basename "$test")
     gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
     if ! command -v mpirun >/dev/null; then
         say '%-28s skipped: no mpirun on this machine (OpenMPI: mpirun and libmpi.so.40)\n' "$name"
-    elif [ "$gpus" -lt 2 ]; then
+    elif [ "$gpus" -lt 2 ] && [ "$name" != kiln-mpi-tests-host ]; then
         say '%-28s skipped: %d GPU(s) here, two ranks need two\n' "$name" "$gpus"
     else
         OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 600 \
@@ -209,6 +210,23 @@ for test in "$here"/mpi/kiln-mpi-tests-*; do
         sum_skipped=$((sum_skipped + skipped))
     fi
 done
+# The sharded MSE example: two ranks on the host backend, and one rank on the GPU (from_mpi's
+# GPU path, a one-rank NCCL communicator).
+if [ -x "$here/mpi/sharded_mse" ] && command -v mpirun >/dev/null; then
+    for run in "host 2" "cuda 1"; do
+        read -r backend ranks <<<"$run"
+        OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 KILN_BACKEND=$backend timeout 300 \
+            mpirun -np "$ranks" "$here/mpi/sharded_mse" 10000000 >"$results/sharded_mse-$backend.txt" 2>&1
+        rc=$?
+        say 'sharded_mse on %s, %s rank(s): %s\n' "$backend" "$ranks" \
+            "$(tail -n 2 "$results/sharded_mse-$backend.txt" | tr '\n' ' ')"
+        if [ "$rc" -eq 0 ]; then
+            sum_passed=$((sum_passed + 1))
+        else
+            sum_failed=$((sum_failed + 1))
+        fi
+    done
+fi
 grep -h '^\[ device' "$results"/*.txt | sort -u | tee -a "$summary"
 [ "$demo_rc" -eq 0 ] || { say 'kiln-demo failed (%d)\n' "$demo_rc"; sum_failed=$((sum_failed + 1)); }
 [ "$bench" -eq 0 ] || run_bench

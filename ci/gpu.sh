@@ -17,13 +17,14 @@ cmake --build --preset "$preset"
 build=build/$preset
 rm -rf "$out"
 mkdir -p "$out/bin" "$out/tests" "$out/lib"
-cp -a "$build"/libkiln.so* "$out/lib/"
+cp -a "$build"/libkiln.so* "$build"/libkiln_mpi.so* "$out/lib/"
 find "$build/tests" -maxdepth 1 -type f -name 'kiln-*-tests*' ! -name 'kiln-mpi-tests*' -perm -u+x \
     -exec cp {} "$out/tests/" \;
 # The two-rank tests run under the GPU machine's own mpirun (run.sh), with its libmpi: neither is
 # bundled, since an MPI library must match the launcher that starts it.
 mkdir -p "$out/mpi"
-find "$build/tests" -maxdepth 1 -type f -name 'kiln-mpi-tests*' -perm -u+x -exec cp {} "$out/mpi/" \;
+find "$build/tests" "$build/examples" -maxdepth 1 -type f \( -name 'kiln-mpi-tests*' -o -name sharded_mse \) \
+    -perm -u+x -exec cp {} "$out/mpi/" \;
 # The sanitized presets build no benchmark or demo (and may hold stale ones from before).
 if grep -q '^KILN_BUILD_BENCH:BOOL=ON' "$build/CMakeCache.txt"; then
     find "$build/bench" -maxdepth 1 -type f -name 'kiln-*' -perm -u+x -exec cp {} "$out/bin/" \;
@@ -37,7 +38,7 @@ ldd "$out"/tests/* "$out"/bin/* "$out"/lib/libkiln.so | awk '$2 == "=>" && $3 ~ 
     sort -u | while read -r name path; do
         case "$name" in
             libc.so* | libm.so* | libstdc++.so* | libgcc_s.so* | ld-linux* | libdl.so* | \
-                libpthread.so* | librt.so* | libcuda.so* | libnvrtc* | libkiln.so*) ;;
+                libpthread.so* | librt.so* | libcuda.so* | libnvrtc* | libkiln*.so*) ;;
             *) cp -L "$path" "$out/lib/$name" ;;
         esac
     done

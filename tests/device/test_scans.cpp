@@ -49,6 +49,28 @@ TEST(Scans, LongCumsumsAcrossManyTilesAreExact) {
     EXPECT_EQ(ones.back(), 5'000'001.0F);
 }
 
+// Past 2^24 a float32 run of ones stalls if added in one sequence; combined over tiles (GPU) or
+// chunks (host), as CuPy's is, every count stays within float32's rounding. cumprod crosses
+// chunks too.
+TEST(Scans, LongFloat32RowsStayAccurateAndProductsCrossChunks) {
+    KILN_REQUIRE_DEVICE();
+    const std::int64_t n = 30'000'001;
+    const auto ones = kiln::cumsum(kiln::ones({n}, kiln::float32)).get<float>();
+    for (std::size_t i = 0; i < ones.size(); i += 999'983) {
+        ASSERT_NEAR(ones[i], static_cast<double>(i + 1), 1e-6 * static_cast<double>(i + 1)) << i;
+    }
+    EXPECT_NEAR(ones.back(), static_cast<double>(n), 1e-6 * static_cast<double>(n));
+
+    std::vector<double> signs(200'003, 1.0);
+    signs[131'072] = -1.0;
+    signs[199'999] = -2.0;
+    const auto products = kiln::cumprod(kiln::array(signs)).get<double>();
+    for (std::size_t i = 0; i < products.size(); ++i) {
+        const double want = i < 131'072 ? 1.0 : i < 199'999 ? -1.0 : 2.0;
+        ASSERT_EQ(products[i], want) << i;
+    }
+}
+
 // x[r, j] = r * columns + j over `shape`, scanned along `axis`, against a host loop.
 void expect_scan_along(const Shape& shape, std::int64_t signed_axis) {
     SCOPED_TRACE(kiln::to_string(shape) + " along " + std::to_string(signed_axis));

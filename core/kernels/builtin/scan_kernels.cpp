@@ -245,6 +245,76 @@ constexpr std::string_view host_row_scan_body = R"(
 }
 )";
 
+// Long rows on the host: reduce, then scan, over chunks of a row, so that every thread gets a part
+// of it. Chunks are combined as the GPU's tiles are, which also keeps float32 sums accurate (one
+// run of 1e8 float32 adds stalls at 2^24).
+constexpr std::int64_t host_chunk = 1 << 16;
+
+// Each chunk's aggregate.
+constexpr std::string_view host_chunk_sums_body = R"(
+    for (unsigned long long b = _kiln_grid.first; b < _kiln_grid.end; ++b) {
+        const long long row = (long long)b / chunks;
+        const long long begin = (long long)b % chunks * chunk;
+        const long long end = begin + chunk < length ? begin + chunk : length;
+        const kiln_in* const from = x + row * length;
+        kiln_acc run = KILN_IDENTITY;
+        for (long long j = begin; j < end; ++j) {
+            run = kiln_op(run, kiln::ufunc::cast<kiln_acc>(from[j]));
+        }
+        sums[b] = run;
+    }
+}
+)";
+
+// Each row's chunk aggregates, in place, become the exclusive prefixes the chunks start from.
+constexpr std::string_view host_chunk_offsets_body = R"(
+    for (unsigned long long row = _kiln_grid.first; row < _kiln_grid.end; ++row) {
+        kiln_acc run = KILN_IDENTITY;
+        for (long long c = 0; c < chunks; ++c) {
+            const kiln_acc sum = sums[(long long)row * chunks + c];
+            sums[(long long)row * chunks + c] = run;
+            run = kiln_op(run, sum);
+        }
+    }
+}
+)";
+
+// Each chunk scanned on its own, its prefix added to every element: adding to the prefix element
+// by element would stall where the prefix's rounding step exceeds an element.
+constexpr std::string_view host_chunk_scan_body = R"(
+    for (unsigned long long b = _kiln_grid.first; b < _kiln_grid.end; ++b) {
+        const long long row = (long long)b / chunks;
+        const long long begin = (long long)b % chunks * chunk;
+        const long long end = begin + chunk < length ? begin + chunk : length;
+        const kiln_in* const from = x + row * length;
+        kiln_out* const to = y + row * length;
+        const kiln_acc prefix = sums[b];
+        kiln_acc run = KILN_IDENTITY;
+        for (long long j = begin; j < end; ++j) {
+            run = kiln_op(run, kiln::ufunc::cast<kiln_acc>(from[j]));
+            to[j] = kiln::ufunc::cast<kiln_out>(kiln_op(prefix, run));
+        }
+    }
+}
+)";
+
+std::string host_chunked_scan_source(ScanOperation operation, const ScanDtypes& dtypes) {
+    constexpr std::string_view shape = "long long length, long long chunk, long long chunks";
+    const std::string sums_params = "const kiln_in* x, kiln_acc* sums, " + std::string(shape);
+    const std::string scan_params =
+        "const kiln_in* x, kiln_out* y, const kiln_acc* sums, " + std::string(shape);
+    return typedefs(operation, dtypes) +
+           kernel_opening(Dialect::host, "kiln_scan_chunk_sums", sums_params) +
+           std::string(host_chunk_sums_body) +
+           kernel_closing(Dialect::host, "kiln_scan_chunk_sums") +
+           kernel_opening(Dialect::host, "kiln_scan_chunk_offsets",
+                          "kiln_acc* sums, long long chunks") +
+           std::string(host_chunk_offsets_body) +
+           kernel_closing(Dialect::host, "kiln_scan_chunk_offsets") +
+           kernel_opening(Dialect::host, "kiln_scan_chunks", scan_params) +
+           std::string(host_chunk_scan_body) + kernel_closing(Dialect::host, "kiln_scan_chunks");
+}
+
 std::string variant(ScanOperation operation, const ScanDtypes& dtypes) {
     return std::string(operation == ScanOperation::sum ? "sum " : "product ") +
            std::string(name(dtypes.in)) + ' ' + std::string(name(dtypes.accumulator)) + ' ' +
@@ -274,9 +344,42 @@ std::string column_scan_source(ScanOperation operation, const ScanDtypes& dtypes
 
 namespace {
 
-// The host's row scan: a block a row.
+// The host's scan of long rows: three launches over chunks (host_chunked_scan_source).
+void scan_chunks_on_host(ScanOperation operation, const ScanDtypes& dtypes, const void* in,
+                         void* out, std::int64_t rows, std::int64_t length, StreamView stream) {
+    long long chunks = (length + host_chunk - 1) / host_chunk;
+    const std::int64_t blocks = rows * chunks;
+    const ndarray scratch = empty_on(
+        {blocks * static_cast<std::int64_t>(itemsize(dtypes.accumulator))}, DType::uint8, stream);
+    const void* x = in;
+    void* y = out;
+    void* sums = scratch.data();
+    long long row_length = length;
+    long long chunk = host_chunk;
+    const auto function = [&](const char* name) {
+        return builtin_function(name, variant(operation, dtypes),
+                                [&] { return host_chunked_scan_source(operation, dtypes); });
+    };
+    const auto launch = [&](const char* name, std::int64_t grid, void** args) {
+        backend().launch(function(name),
+                         {{static_cast<unsigned>(grid), 1, 1}, {1, 1, 1}, 0, stream.native()},
+                         args);
+    };
+    std::array<void*, 5> sum_args{&x, &sums, &row_length, &chunk, &chunks};
+    launch("kiln_scan_chunk_sums", blocks, sum_args.data());
+    std::array<void*, 2> offset_args{&sums, &chunks};
+    launch("kiln_scan_chunk_offsets", rows, offset_args.data());
+    std::array<void*, 6> scan_args{&x, &y, &sums, &row_length, &chunk, &chunks};
+    launch("kiln_scan_chunks", blocks, scan_args.data());
+}
+
+// The host's row scan: a block a row, or chunks of long rows.
 void scan_rows_on_host(ScanOperation operation, const ScanDtypes& dtypes, const void* in, void* out,
                        std::int64_t rows, std::int64_t length, StreamView stream) {
+    if (length > host_chunk) {
+        scan_chunks_on_host(operation, dtypes, in, out, rows, length, stream);
+        return;
+    }
     const void* x = in;
     void* y = out;
     long long row_length = length;

@@ -203,7 +203,7 @@ struct MpiCollectives::Operation {
     int peer = 0;  // the root of reduce and broadcast; the other rank of send and recv
     std::vector<std::byte> staging;  // reduce_scatter's input when it overlaps the output
 
-    // Starts the call; MPI_REQUEST_NULL when there is nothing to wait for.
+    // Starts the call; run() waits for the request it returns.
     [[nodiscard]] MPI_Request start() {
         MPI_Comm c = comm->comm;
         MPI_Datatype type = mpi_type(buffers.type);

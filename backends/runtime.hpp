@@ -77,6 +77,23 @@ public:
     void set_device(int device) override { call<Api>(Api::set_device, device); }
     void synchronize_device() override { call<Api>(Api::device_synchronize); }
 
+    [[nodiscard]] bool can_access_peer(int device, int peer) override {
+        int can = 0;
+        call<Api>(Api::device_can_access_peer, &can, device, peer);
+        return can != 0;
+    }
+    void enable_peer_access(int peer) override {
+        const auto rc = Api::device_enable_peer_access(peer, 0U);
+        if (rc == Api::peer_access_already_enabled) {
+            (void)Api::get_last_error();  // clears the sticky "already enabled"
+            return;
+        }
+        if (rc != Api::success) {
+            throw BackendError(Api::device_enable_peer_access.name, static_cast<int>(rc),
+                               Api::error_text(rc));
+        }
+    }
+
     [[nodiscard]] bool supports_memory_pools(int device) override {
         int supported = 0;
         call<Api>(Api::device_attribute, &supported, Api::attribute_memory_pools, device);

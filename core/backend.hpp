@@ -132,6 +132,11 @@ public:
     virtual void set_device(int device) = 0;
     virtual void synchronize_device() = 0;
 
+    // Whether `device` can address `peer`'s memory directly, and making the current device able to
+    // (CUDA's peer access; one call per pair, again is no error).
+    [[nodiscard]] virtual bool can_access_peer(int device, int peer) = 0;
+    virtual void enable_peer_access(int peer) = 0;
+
     [[nodiscard]] virtual bool supports_memory_pools(int device) = 0;
     // Free and total bytes of the current device.
     [[nodiscard]] virtual std::pair<std::size_t, std::size_t> memory_info() = 0;

@@ -7,6 +7,7 @@
 
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
 namespace kiln {
@@ -89,6 +90,20 @@ void Device::synchronize() const {
     const DeviceGuard guard(*this);
     detail::backend().synchronize_device();
     detail::rethrow_unreported_error();
+}
+
+bool Device::can_access_peer(const Device& peer) const {
+    return detail::backend().can_access_peer(id_, peer.id());
+}
+
+void Device::enable_peer_access(const Device& peer) const {
+    if (!can_access_peer(peer)) {
+        throw Error("kiln: Device.enable_peer_access: device " + std::to_string(id_) +
+                    " cannot access device " + std::to_string(peer.id()) + "'s memory" +
+                    (peer.id() == id_ ? " (it is the same device)" : ""));
+    }
+    const DeviceGuard guard(*this);
+    detail::backend().enable_peer_access(peer.id());
 }
 
 DeviceGuard::DeviceGuard(const Device& device) : previous_(detail::backend().current_device()) {

@@ -119,6 +119,7 @@ struct Api {
     static constexpr cudaError_t success = cudaSuccess;
     static constexpr cudaError_t not_ready = cudaErrorNotReady;
     static constexpr cudaError_t out_of_memory = cudaErrorMemoryAllocation;
+    static constexpr cudaError_t peer_access_already_enabled = cudaErrorPeerAccessAlreadyEnabled;
     static constexpr cudaMemcpyKind memcpy_default = cudaMemcpyDefault;
     static constexpr cudaDeviceAttr attribute_memory_pools = cudaDevAttrMemoryPoolsSupported;
     static constexpr unsigned stream_non_blocking = cudaStreamNonBlocking;
@@ -145,6 +146,8 @@ struct Api {
     KILN_LINKED_ENTRY(device_synchronize, cudaDeviceSynchronize);
     KILN_LINKED_ENTRY(stream_priority_range, cudaDeviceGetStreamPriorityRange);
     KILN_LINKED_ENTRY(device_attribute, cudaDeviceGetAttribute);
+    KILN_LINKED_ENTRY(device_can_access_peer, cudaDeviceCanAccessPeer);
+    KILN_LINKED_ENTRY(device_enable_peer_access, cudaDeviceEnablePeerAccess);
     KILN_LINKED_ENTRY(memory_info, cudaMemGetInfo);
     KILN_LINKED_ENTRY(get_last_error, cudaGetLastError);
     KILN_LINKED_ENTRY(malloc, cudaMalloc);

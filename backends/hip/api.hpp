@@ -141,6 +141,7 @@ struct Api : Platform {
     static constexpr hipError_t success = hipSuccess;
     static constexpr hipError_t not_ready = hipErrorNotReady;
     static constexpr hipError_t out_of_memory = hipErrorOutOfMemory;
+    static constexpr hipError_t peer_access_already_enabled = hipErrorPeerAccessAlreadyEnabled;
     static constexpr hipMemcpyKind memcpy_default = hipMemcpyDefault;
     static constexpr hipDeviceAttribute_t attribute_memory_pools =
         hipDeviceAttributeMemoryPoolsSupported;
@@ -165,6 +166,8 @@ struct Api : Platform {
     KILN_HIP_ENTRY(device_synchronize, hipDeviceSynchronize);
     KILN_HIP_ENTRY(stream_priority_range, hipDeviceGetStreamPriorityRange);
     KILN_HIP_ENTRY(device_attribute, hipDeviceGetAttribute);
+    KILN_HIP_ENTRY(device_can_access_peer, hipDeviceCanAccessPeer);
+    KILN_HIP_ENTRY(device_enable_peer_access, hipDeviceEnablePeerAccess);
     KILN_HIP_ENTRY(memory_info, hipMemGetInfo);
     KILN_HIP_ENTRY(get_last_error, hipGetLastError);
     KILN_HIP_OVERLOAD_ENTRY(malloc, hipMalloc, hipError_t (*)(void**, std::size_t));

@@ -2,6 +2,7 @@
 // streams are queues run by worker threads, and kernels are shared objects the system C++
 // compiler builds from kiln's host dialect.
 #include "../../core/backend.hpp"
+#include "../../core/env.hpp"
 #include "collectives_slot.hpp"
 #include "compiler.hpp"
 #include "cpu.hpp"
@@ -52,6 +53,39 @@ void run_graph(const std::vector<host::Task>& tasks) {
     }
 }
 
+// The host backend's devices: one, or KILN_HOST_DEVICES of them. They share the CPU and its
+// memory, so that multi-device code, and its tests, run on any machine. A bad setting is no
+// device, with the reason.
+struct HostDevices {
+    int count = 1;
+    std::string reason;
+};
+
+const HostDevices& host_devices() {
+    static const HostDevices devices = [] {
+        HostDevices d;
+        const auto text = env::get("KILN_HOST_DEVICES");
+        if (!text) {
+            return d;
+        }
+        constexpr int most = 64;
+        try {
+            d.count = env::parse_index("KILN_HOST_DEVICES", *text);
+        } catch (const Error&) {
+            d.count = 0;
+        }
+        if (d.count < 1 || d.count > most) {
+            d.count = 0;
+            d.reason = "KILN_HOST_DEVICES is '" + std::string(*text) +
+                       "': expected a number of devices from 1 to " + std::to_string(most);
+        }
+        return d;
+    }();
+    return devices;
+}
+
+thread_local int current_host_device = 0;
+
 class HostRuntime final : public Backend {
 public:
     [[nodiscard]] BackendKind kind() const noexcept override { return BackendKind::host; }
@@ -61,8 +95,13 @@ public:
         return {{"C++ compiler", compiler.path, compiler.reason}};
     }
 
-    [[nodiscard]] int device_count() override { return host::host_compiler().path.empty() ? 0 : 1; }
-    [[nodiscard]] std::string no_device_reason() override { return host::host_compiler().reason; }
+    [[nodiscard]] int device_count() override {
+        return host::host_compiler().path.empty() ? 0 : host_devices().count;
+    }
+    [[nodiscard]] std::string no_device_reason() override {
+        const std::string& compiler = host::host_compiler().reason;
+        return compiler.empty() ? host_devices().reason : compiler;
+    }
 
     [[nodiscard]] DeviceProperties query_properties(int device) override {
         check_device(device);
@@ -81,10 +120,21 @@ public:
         if (device_count() == 0) {
             throw NoDevice("kiln: no device: " + reason_for_no_device());
         }
-        return 0;
+        return current_host_device;
     }
-    void set_device(int device) override { check_device(device); }
+    void set_device(int device) override {
+        check_device(device);
+        current_host_device = device;
+    }
     void synchronize_device() override { streams_.synchronize_all(); }
+
+    // Every host device addresses the others' memory: it is all the same memory.
+    [[nodiscard]] bool can_access_peer(int device, int peer) override {
+        check_device(device);
+        check_device(peer);
+        return device != peer;
+    }
+    void enable_peer_access(int peer) override { check_device(peer); }
 
     [[nodiscard]] bool supports_memory_pools(int /*device*/) override { return false; }
     [[nodiscard]] std::pair<std::size_t, std::size_t> memory_info() override {
@@ -252,9 +302,11 @@ private:
         return *static_cast<std::shared_ptr<HostModule>*>(module);
     }
 
-    static void check_device(int device) {
-        if (device != 0) {
-            throw Error("kiln: the host backend has one device, 0; asked for device " +
+    void check_device(int device) {
+        const int count = device_count();
+        if (device < 0 || device >= count) {
+            throw Error("kiln: the host backend has " + std::to_string(count) +
+                        " device(s) (KILN_HOST_DEVICES); asked for device " +
                         std::to_string(device));
         }
     }

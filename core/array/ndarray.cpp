@@ -1,5 +1,6 @@
 #include "../backend.hpp"
 #include "../kernels/builtin/builtin_kernels.hpp"
+#include "../routines/copy_into.hpp"
 #include "array_layout.hpp"
 #include "array_memory.hpp"
 
@@ -63,6 +64,14 @@ ndarray ndarray::squeeze(const std::optional<std::vector<std::int64_t>>& axes) c
 
 ndarray ndarray::copy() const {
     return astype(dtype_, true);
+}
+
+ndarray ndarray::to_device(const Device& device) const {
+    if (device.id() == device_) {
+        return *this;
+    }
+    const DeviceGuard guard{device};
+    return detail::copy_from_device(*this, current_stream());
 }
 
 ndarray ndarray::astype(DType dtype, bool copy) const {

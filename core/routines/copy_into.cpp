@@ -5,7 +5,10 @@
 #include "../backend.hpp"
 #include "../kernels/builtin/builtin_kernels.hpp"
 
+#include <kiln/device.hpp>
 #include <kiln/error.hpp>
+#include <kiln/event.hpp>
+#include <kiln/stream.hpp>
 
 #include <cstdint>
 #include <string>
@@ -64,6 +67,26 @@ bool may_share_memory(const ndarray& a, const ndarray& b) {
     const auto [a_begin, a_end] = address_range(a);
     const auto [b_begin, b_end] = address_range(b);
     return a_begin < b_end && b_begin < a_end;
+}
+
+ndarray copy_from_device(const ndarray& src, StreamView stream) {
+    ndarray packed;
+    StreamView src_stream;
+    Event produced({.disable_timing = true});
+    {
+        const DeviceGuard there{Device(src.device())};
+        src_stream = current_stream();
+        packed = src.c_contiguous() ? src : astype_on(src, src.dtype(), src_stream);
+        produced.record(src_stream);
+    }
+    wait_event(stream, produced);
+    ndarray copy = empty_on(src.shape(), src.dtype(), stream);
+    backend().copy_async(copy.data(), packed.data(), packed.nbytes(), stream.native());
+    // src's device frees or reuses the memory read here only after the copy.
+    Event copied({.disable_timing = true});
+    copied.record(stream);
+    wait_event(src_stream, copied);
+    return copy;
 }
 
 void copy_into(const ndarray& dst, const ndarray& src, StreamView stream) {

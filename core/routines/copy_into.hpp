@@ -28,6 +28,11 @@ void require_current_device(std::string_view routine, std::string_view what, con
 // dst[index] = src[index] cast to dst's dtype, for src broadcast to dst's shape (which the caller
 // has checked), on `stream`. A src that overlaps dst is copied first, so that every element is
 // read before any is written.
+// A C-contiguous copy, on the current device and `stream`, of `src`, which lives on another
+// device: after the work queued so far on its device's current stream, and ahead of that stream's
+// later work, so that src's memory is not freed or reused before the copy has read it.
+[[nodiscard]] ndarray copy_from_device(const ndarray& src, StreamView stream);
+
 void copy_into(const ndarray& dst, const ndarray& src, StreamView stream);
 
 }  // namespace kiln::detail

@@ -72,8 +72,10 @@ void copyto(const ndarray& dst, const Argument& src, const CopytoOptions& option
     } else {
         const auto& array = std::get<ndarray>(src);
         detail::require_cast("copyto", "src", array.dtype(), dst.dtype(), options.casting);
-        detail::require_current_device("copyto", "src", array);
-        const ndarray source = fitted("src", array, dst.shape());
+        // From another device: first brought here whole, then broadcast and cast as usual.
+        const ndarray here =
+            array.device() == dst.device() ? array : detail::copy_from_device(array, stream);
+        const ndarray source = fitted("src", here, dst.shape());
         if (mask) {
             values = detail::empty_on(dst.shape(), dst.dtype(), stream);
         }

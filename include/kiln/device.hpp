@@ -46,6 +46,13 @@ public:
     // Blocks until all work queued on this device has finished; reports asynchronous faults.
     void synchronize() const;
 
+    // Whether this device can read and write `peer`'s memory directly (false for itself), and
+    // making it able to (CuPy's runtime.deviceCanAccessPeer and deviceEnablePeerAccess). Copies
+    // between devices work without it, staged by the driver; with it they go device to device.
+    // Enabling twice is no error; Error when the devices cannot.
+    [[nodiscard]] bool can_access_peer(const Device& peer) const;
+    void enable_peer_access(const Device& peer) const;
+
     friend bool operator==(const Device&, const Device&) = default;
 
 private:

@@ -3,6 +3,7 @@
 // current stream.
 #pragma once
 
+#include <kiln/device.hpp>
 #include <kiln/dtype.hpp>
 #include <kiln/error.hpp>
 #include <kiln/scalar.hpp>
@@ -58,6 +59,9 @@ public:
 
     // A C-contiguous copy, on the current stream.
     [[nodiscard]] ndarray copy() const;
+    // A copy on `device`, on its current stream, or this array itself when it is there already
+    // (the array API's to_device). Peer access, when enabled, makes the copy device to device.
+    [[nodiscard]] ndarray to_device(const Device& device) const;
     // This array converted to `dtype` (a new array, or this one when it already has the dtype and
     // copy is false).
     [[nodiscard]] ndarray astype(DType dtype, bool copy = true) const;

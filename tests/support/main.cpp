@@ -10,6 +10,8 @@
 int main(int argc, char** argv) {
 #ifdef KILN_TEST_BACKEND
     setenv("KILN_BACKEND", KILN_TEST_BACKEND, 1);  // NOLINT(concurrency-mt-unsafe): before threads
+    // Two host devices (sharing the CPU), so that the multi-device tests run on every machine.
+    setenv("KILN_HOST_DEVICES", "2", 0);  // NOLINT(concurrency-mt-unsafe): before threads
 #endif
     testing::InitGoogleTest(&argc, argv);
     const int failed = RUN_ALL_TESTS();

@@ -1,0 +1,111 @@
+// Several devices in one process: peer access, copies between devices (to_device, copyto), and a
+// kernel given another device's array. Two GPUs run them on a GPU backend; the host backend runs
+// them everywhere with two devices that share the CPU (KILN_HOST_DEVICES=2, set by the tests'
+// main), so CI checks the logic.
+#include "tests/support/backend_under_test.hpp"
+
+#include <kiln/kiln.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <functional>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+namespace {
+
+using kiln::Device;
+using kiln::DeviceGuard;
+using kiln::ndarray;
+
+#define KILN_REQUIRE_TWO_DEVICES() \
+    KILN_REQUIRE_DEVICE();         \
+    if (kiln::device_count() < 2)  \
+    GTEST_SKIP() << "one " << kiln::test::backend_name << " device visible; needs two"
+
+// `call` throws kiln::Error whose message names every one of `parts`.
+void expect_error_naming(const std::function<void()>& call,
+                         std::initializer_list<std::string> parts) {
+    try {
+        call();
+        ADD_FAILURE() << "no exception";
+    } catch (const kiln::Error& e) {
+        for (const auto& part : parts) {
+            EXPECT_NE(std::string(e.what()).find(part), std::string::npos)
+                << "'" << part << "' not in: " << e.what();
+        }
+    }
+}
+
+// 0, 1, 2, ... over rows x columns, as float64.
+ndarray grid(std::int64_t rows, std::int64_t columns) {
+    return kiln::arange(0.0, static_cast<double>(rows * columns), 1.0, kiln::float64)
+        .reshape({rows, columns});
+}
+
+TEST(MultiDevice, ADeviceIsNoPeerOfItself) {
+    KILN_REQUIRE_DEVICE();
+    const Device self = Device::current();
+    EXPECT_FALSE(self.can_access_peer(self));
+    expect_error_naming([&] { self.enable_peer_access(self); },
+                        {"enable_peer_access", "same device"});
+    // Copying to its own device is the array itself.
+    const ndarray x = grid(3, 4);
+    const ndarray same = x.to_device(self);
+    EXPECT_EQ(same.data(), x.data());
+}
+
+TEST(MultiDevice, CopiesBetweenDevicesWithAndWithoutPeerAccess) {
+    KILN_REQUIRE_TWO_DEVICES();
+    const Device first(0);
+    const Device second(1);
+    const DeviceGuard on_first(first);
+    const ndarray whole = grid(6, 8);
+    // A strided view, so the source is packed on its own device first.
+    const ndarray view = whole[{kiln::Slice{.step = 2}, kiln::Slice{.start = 1, .step = 3}}];
+    const std::vector<double> want = view.get<double>();
+    for (const bool peer : {false, true}) {
+        SCOPED_TRACE(peer ? "with peer access" : "without peer access");
+        if (peer) {
+            if (!second.can_access_peer(first)) {
+                GTEST_SKIP() << "device 1 cannot access device 0's memory directly";
+            }
+            second.enable_peer_access(first);
+            second.enable_peer_access(first);  // again: no error
+        }
+        const ndarray moved = view.to_device(second);
+        EXPECT_EQ(moved.device(), 1);
+        EXPECT_EQ(moved.shape(), view.shape());
+        EXPECT_EQ(moved.get<double>(), want);
+
+        // copyto on device 1 from device 0, broadcasting a row and casting int32 to float32.
+        const ndarray row = kiln::arange(std::int64_t{0}, 5, 1, kiln::int32);
+        const DeviceGuard on_second(second);
+        const ndarray dst = kiln::zeros({3, 5}, kiln::float32);
+        kiln::copyto(dst, row);
+        const auto got = dst.get<float>();
+        for (std::size_t i = 0; i < got.size(); ++i) {
+            ASSERT_EQ(got[i], static_cast<float>(i % 5)) << i;
+        }
+        // And back to device 0.
+        const ndarray back = moved.to_device(first);
+        EXPECT_EQ(back.device(), 0);
+        EXPECT_EQ(back.get<double>(), want);
+    }
+}
+
+TEST(MultiDevice, AKernelGivenAnotherDevicesArrayIsAClearError) {
+    KILN_REQUIRE_TWO_DEVICES();
+    const ndarray on_first = grid(2, 3);
+    const DeviceGuard on_second(Device(1));
+    const kiln::ElementwiseKernel twice("T x", "T y", "y = 2 * x", "twice");
+    expect_error_naming([&] { (void)twice({on_first}); }, {"twice", "device 0", "device 1"});
+    expect_error_naming([&] { (void)(on_first + grid(2, 3)); }, {"device 0", "device 1"});
+    // Brought over, it works.
+    const ndarray doubled = twice({on_first.to_device(Device(1))});
+    EXPECT_EQ(doubled.get<double>(), (std::vector<double>{0, 2, 4, 6, 8, 10}));
+}
+
+}  // namespace

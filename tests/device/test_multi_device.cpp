@@ -8,10 +8,12 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -106,6 +108,38 @@ TEST(MultiDevice, AKernelGivenAnotherDevicesArrayIsAClearError) {
     // Brought over, it works.
     const ndarray doubled = twice({on_first.to_device(Device(1))});
     EXPECT_EQ(doubled.get<double>(), (std::vector<double>{0, 2, 4, 6, 8, 10}));
+}
+
+// Threads on different devices at once, each computing on its own and copying to the other: every
+// result, and every array's device, is its thread's.
+TEST(MultiDevice, ThreadsOnDifferentDevicesAtOnce) {
+    KILN_REQUIRE_TWO_DEVICES();
+    std::atomic<int> wrong{0};
+    std::vector<std::thread> threads;
+    threads.reserve(2);
+    for (int d = 0; d < 2; ++d) {
+        threads.emplace_back([d, &wrong] {
+            try {
+                const DeviceGuard on(Device{d});
+                for (int i = 0; i < 20; ++i) {
+                    const ndarray x = kiln::arange(0.0, 1000.0, 1.0, kiln::float64) * (d + 1) + i;
+                    const double total = kiln::sum(x).get<double>()[0];
+                    const ndarray there = x.to_device(Device{1 - d});
+                    const bool right = x.device() == d && there.device() == 1 - d &&
+                                       total == (d + 1) * 499'500.0 + 1000.0 * i &&
+                                       there.get<double>()[999] == (d + 1) * 999.0 + i;
+                    wrong += right ? 0 : 1;
+                }
+            } catch (const kiln::Error& e) {
+                ADD_FAILURE() << "device " << d << ": " << e.what();
+                ++wrong;
+            }
+        });
+    }
+    for (auto& thread : threads) {
+        thread.join();
+    }
+    EXPECT_EQ(wrong.load(), 0);
 }
 
 }  // namespace

@@ -98,6 +98,46 @@ TEST(MultiDevice, CopiesBetweenDevicesWithAndWithoutPeerAccess) {
     }
 }
 
+// Zero-size, 0-d and broadcast sources, and a source whose stream is gone before its copy is
+// read.
+TEST(MultiDevice, EdgeCasesOfCopiesBetweenDevices) {
+    KILN_REQUIRE_TWO_DEVICES();
+    const Device first(0);
+    const Device second(1);
+    const DeviceGuard on_first(first);
+    expect_error_naming([] { (void)grid(1, 1).to_device(Device(kiln::device_count())); },
+                        {std::to_string(kiln::device_count())});
+    const ndarray empty = kiln::zeros({0, 3}, kiln::float32);
+    const ndarray moved_empty = empty.to_device(second);
+    EXPECT_EQ(moved_empty.device(), 1);
+    EXPECT_EQ(moved_empty.shape(), (kiln::Shape{0, 3}));
+
+    const ndarray scalar = kiln::full({}, 7.5);
+    const ndarray moved_scalar = scalar.to_device(second);
+    EXPECT_EQ(moved_scalar.ndim(), 0);
+    EXPECT_EQ(moved_scalar.get<double>(), std::vector<double>{7.5});
+
+    // A broadcast view (stride 0) is packed on its own device first.
+    const ndarray row = kiln::arange(std::int64_t{0}, 4, 1, kiln::int64);
+    const ndarray wide = kiln::broadcast_to(row, {3, 4});
+    const auto moved_wide = wide.to_device(second).get<std::int64_t>();
+    for (std::size_t i = 0; i < moved_wide.size(); ++i) {
+        ASSERT_EQ(moved_wide[i], static_cast<std::int64_t>(i % 4)) << i;
+    }
+
+    // The source lives on a stream of device 1 that, with the source, is gone before the copy on
+    // device 0 is read.
+    ndarray kept;
+    {
+        const DeviceGuard on_second(second);
+        const kiln::Stream stream(true);
+        const kiln::StreamGuard on_stream(stream);
+        kept = kiln::arange(0.0, 16.0, 1.0, kiln::float64).to_device(first);
+    }
+    EXPECT_EQ(kept.device(), 0);
+    EXPECT_EQ(kept.get<double>()[15], 15.0);
+}
+
 TEST(MultiDevice, AKernelGivenAnotherDevicesArrayIsAClearError) {
     KILN_REQUIRE_TWO_DEVICES();
     const ndarray on_first = grid(2, 3);

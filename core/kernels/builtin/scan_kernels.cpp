@@ -250,12 +250,18 @@ constexpr std::string_view host_row_scan_body = R"(
 // run of 1e8 float32 adds stalls at 2^24).
 constexpr std::int64_t host_chunk = 1 << 16;
 
+// Block b's chunk: its row, and its elements [begin, end) of that row.
+constexpr std::string_view host_chunk_bounds = R"(
+#define KILN_CHUNK_BOUNDS(b)                                                    \
+    const long long row = (long long)(b) / chunks;                              \
+    const long long begin = (long long)(b) % chunks * chunk;                    \
+    const long long end = begin + chunk < length ? begin + chunk : length
+)";
+
 // Each chunk's aggregate.
 constexpr std::string_view host_chunk_sums_body = R"(
     for (unsigned long long b = _kiln_grid.first; b < _kiln_grid.end; ++b) {
-        const long long row = (long long)b / chunks;
-        const long long begin = (long long)b % chunks * chunk;
-        const long long end = begin + chunk < length ? begin + chunk : length;
+        KILN_CHUNK_BOUNDS(b);
         const kiln_in* const from = x + row * length;
         kiln_acc run = KILN_IDENTITY;
         for (long long j = begin; j < end; ++j) {
@@ -283,9 +289,7 @@ constexpr std::string_view host_chunk_offsets_body = R"(
 // by element would stall where the prefix's rounding step exceeds an element.
 constexpr std::string_view host_chunk_scan_body = R"(
     for (unsigned long long b = _kiln_grid.first; b < _kiln_grid.end; ++b) {
-        const long long row = (long long)b / chunks;
-        const long long begin = (long long)b % chunks * chunk;
-        const long long end = begin + chunk < length ? begin + chunk : length;
+        KILN_CHUNK_BOUNDS(b);
         const kiln_in* const from = x + row * length;
         kiln_out* const to = y + row * length;
         const kiln_acc prefix = sums[b];
@@ -303,7 +307,7 @@ std::string host_chunked_scan_source(ScanOperation operation, const ScanDtypes& 
     const std::string sums_params = "const kiln_in* x, kiln_acc* sums, " + std::string(shape);
     const std::string scan_params =
         "const kiln_in* x, kiln_out* y, const kiln_acc* sums, " + std::string(shape);
-    return typedefs(operation, dtypes) +
+    return typedefs(operation, dtypes) + std::string(host_chunk_bounds) +
            kernel_opening(Dialect::host, "kiln_scan_chunk_sums", sums_params) +
            std::string(host_chunk_sums_body) +
            kernel_closing(Dialect::host, "kiln_scan_chunk_sums") +

@@ -262,6 +262,37 @@ TEST(HostBackendDeathTest, NoCompilerMeansNoDeviceWithAReason) {
     unsetenv("KILN_HOST_CXX");  // NOLINT(concurrency-mt-unsafe)
 }
 
+// KILN_HOST_DEVICES out of 1 to 64, or not a number, is no device, with the reason. Checked in a
+// child process each, as above: the count is read once per process.
+TEST(HostBackendDeathTest, BadHostDeviceCountsMeanNoDeviceWithAReason) {
+    if (!kiln::test::is_host()) {
+        GTEST_SKIP() << "host backend only";
+    }
+    KILN_SKIP_UNDER_SANITIZER(kiln::test::death_test);
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    const char* set = std::getenv("KILN_HOST_DEVICES");  // NOLINT(concurrency-mt-unsafe)
+    const std::string before = set != nullptr ? set : "";
+    for (const char* count : {"0", "65", "two"}) {
+        // The tests' main keeps a value that is already set.
+        setenv("KILN_HOST_DEVICES", count, 1);  // NOLINT(concurrency-mt-unsafe)
+        EXPECT_EXIT(
+            {
+                std::fprintf(stderr, "devices %d: %s\n", kiln::device_count(),
+                             kiln::no_device_reason().c_str());
+                std::_Exit(kiln::device_count() == 0 ? 3 : 0);
+            },
+            testing::ExitedWithCode(3),
+            std::string("devices 0: KILN_HOST_DEVICES is '") + count +
+                "': expected a number of devices from 1 to 64")
+            << count;
+    }
+    if (set != nullptr) {
+        setenv("KILN_HOST_DEVICES", before.c_str(), 1);  // NOLINT(concurrency-mt-unsafe)
+    } else {
+        unsetenv("KILN_HOST_DEVICES");  // NOLINT(concurrency-mt-unsafe)
+    }
+}
+
 // A kernel that writes one element past the end of a heap array of four, launched and waited for.
 void write_past_the_end() {
     const char* source =

@@ -1,16 +1,15 @@
-// cuBLAS, loaded at run time like NVRTC, for matmul. It is optional: without it the backend
-// still runs, and matmul uses kiln's own kernel.
+// cuBLAS, loaded at run time like NVRTC, for matmul (backends/blas_gemm.hpp). It is optional:
+// without it the backend still runs, and matmul uses kiln's own kernel.
 #pragma once
 
-#include "../../core/backend.hpp"
+#include "../blas_gemm.hpp"
 #include "../entry.hpp"
 #include "../vendor_library.hpp"
 
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 
-#include <map>
-#include <mutex>
+#include <cstddef>
 #include <string>
 
 #ifndef KILN_CUDA_LIBRARY_DIR
@@ -31,10 +30,16 @@ inline VendorLibrary& cublas_library() {
     return library;
 }
 
-struct Blas {
+struct Cublas {
     static VendorLibrary& library() { return cublas_library(); }
     static constexpr cublasStatus_t success = CUBLAS_STATUS_SUCCESS;
     static std::string error_text(cublasStatus_t rc) { return status_string(rc); }
+
+    using handle_t = cublasHandle_t;
+    using stream_t = cudaStream_t;
+    using complex64_t = cuComplex;
+    using complex128_t = cuDoubleComplex;
+    static constexpr cublasOperation_t no_transpose = CUBLAS_OP_N;
 
     KILN_ENTRY(status_string, cublasGetStatusString);
     KILN_ENTRY(create, cublasCreate);
@@ -45,59 +50,12 @@ struct Blas {
     KILN_ENTRY(cgemm, cublasCgemmStridedBatched);
     KILN_ENTRY(zgemm, cublasZgemmStridedBatched);
 
-    // Row-major C = A B is column-major C^T = B^T A^T: the operands swap, and nothing transposes.
-    static bool gemm(const GemmCall& g, int device) {
-        if (!library().load().empty()) {
-            return false;
-        }
-        const std::scoped_lock lock(mutex());
-        cublasHandle_t handle = handle_for(device);
-        call<Blas>(set_stream, handle, static_cast<cudaStream_t>(g.stream));
-        call<Blas>(set_workspace, handle, g.workspace, g.workspace_bytes);
-        switch (g.dtype) {
-            case DType::float32:
-                multiply<float>(sgemm, handle, g, 1.0F, 0.0F);
-                return true;
-            case DType::float64:
-                multiply<double>(dgemm, handle, g, 1.0, 0.0);
-                return true;
-            case DType::complex64:
-                multiply<cuComplex>(cgemm, handle, g, {1, 0}, {0, 0});
-                return true;
-            case DType::complex128:
-                multiply<cuDoubleComplex>(zgemm, handle, g, {1, 0}, {0, 0});
-                return true;
-            default:
-                return false;
-        }
-    }
-
-private:
-    // C^T = 1 B^T A^T + 0 C^T in column-major terms, with `entry` the dtype's strided-batched GEMM.
-    template <class T, class Entry>
-    static void multiply(const Entry& entry, cublasHandle_t handle, const GemmCall& g, T one,
-                         T zero) {
-        call<Blas>(entry, handle, CUBLAS_OP_N, CUBLAS_OP_N, g.n, g.m, g.k, &one,
-                   static_cast<const T*>(g.b), g.n, g.b_stride, static_cast<const T*>(g.a), g.k,
-                   g.a_stride, &zero, static_cast<T*>(g.c), g.n, g.c_stride, g.batch);
-    }
-
-    static std::mutex& mutex() {
-        static auto& m = *new std::mutex();
-        return m;
-    }
-
-    // A handle per device, kept until the process ends, so no cuBLAS call runs at exit. Each call
-    // gives it the stream and a workspace ordered on that stream, so calls on several streams
-    // never share scratch memory.
-    static cublasHandle_t handle_for(int device) {
-        static auto& handles = *new std::map<int, cublasHandle_t>();
-        auto& handle = handles[device];
-        if (handle == nullptr) {
-            call<Blas>(create, &handle);
-        }
-        return handle;
+    // Without a workspace of its own per call, cuBLAS would share one across streams.
+    static void bind_workspace(cublasHandle_t handle, void* workspace, std::size_t bytes) {
+        call<Cublas>(set_workspace, handle, workspace, bytes);
     }
 };
+
+using Blas = BlasGemm<Cublas>;
 
 }  // namespace kiln::detail::cuda

@@ -86,7 +86,7 @@ class Inputs:
 
 def check_first_values(spec, values):
     """The port against kiln's own first values: uniform and integers bitwise, normal within a
-    few ulp (log and cos round differently on each side)."""
+    few ulp (the port takes NumPy's log and cos, which round differently from kiln's own)."""
     first = np.array(spec.get("first", []), dtype=np.float64)
     got = values[:len(first)].astype(np.float64)
     exact = spec["distribution"] != "normal"

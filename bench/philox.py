@@ -68,6 +68,8 @@ def _normal_chunk(seed, start, count, dtype, mean, stddev):
     if mean != 0:
         raise ValueError("philox.normal: only mean = 0 is ported (random.hpp's fma is then a "
                          "single rounding of the product)")
+    # NumPy's log and cos stand in for random.hpp's own (NumPy has no fma to port them with), so
+    # values agree with kiln's to a few ulp, not bitwise.
     x, y = words(seed, start, count)
     u1 = (x >> np.uint64(11)).astype(np.float64) * 2.0 ** -53
     u2 = (y >> np.uint64(11)).astype(np.float64) * 2.0 ** -53

@@ -2,12 +2,22 @@
 // Every product that is followed by a sum is either exact or an explicit fma, so that no compiler
 // contraction can change a value.
 #include "arguments.hpp"
+#include "box_muller.hpp"
 
 #include <kiln/random.hpp>
 
 #include <bit>
 #include <cmath>
 #include <cstring>
+
+// x86-64 builds of libkiln target CPUs without fma, where std::fma is a call into the C library
+// that doubles the cost of a normal draw; a clone for CPUs with fma, chosen when libkiln loads,
+// inlines it. Both clones compute the same values, fma being exact.
+#if defined(__x86_64__)
+#define KILN_FMA_CLONES [[gnu::target_clones("fma", "default")]]
+#else
+#define KILN_FMA_CLONES
+#endif
 
 namespace kiln::detail {
 
@@ -95,16 +105,15 @@ void random_uniform_host(void* out, DType dtype, std::size_t count, double low, 
     }
 }
 
-void random_normal_host(void* out, DType dtype, std::size_t count, double mean, double stddev,
-                        std::uint64_t seed, const char* function) {
+KILN_FMA_CLONES void random_normal_host(void* out, DType dtype, std::size_t count, double mean,
+                                        double stddev, std::uint64_t seed, const char* function) {
     check_random_real_dtype(dtype, function);
     check_normal_parameters(mean, stddev, function);
-    constexpr double two_pi = 0x1.921fb54442d18p+2;
     for (std::size_t k = 0; k < count; ++k) {
         const Words w = words(seed, k);
         const double u1 = unit_interval(w.x, 53);
         const double u2 = unit_interval(w.y, 53);
-        const double z = std::sqrt(-2.0 * std::log(1.0 - u1)) * std::cos(two_pi * u2);
+        const double z = std::sqrt(-2.0 * box_muller::log(1.0 - u1)) * box_muller::cos_two_pi(u2);
         store_real(out, dtype, k, std::fma(stddev, z, mean));
     }
 }

@@ -3,6 +3,7 @@
 #include "../codegen/device_prelude.hpp"
 #include "../codegen/kernel_entry.hpp"
 #include "arguments.hpp"
+#include "box_muller.hpp"
 
 #include <string>
 #include <string_view>
@@ -66,7 +67,7 @@ std::string uniform_body(DType dtype) {
 constexpr std::string_view normal_body =
     R"(        const double u1 = static_cast<double>(w.x >> 11) * 0x1p-53;
         const double u2 = static_cast<double>(w.y >> 11) * 0x1p-53;
-        const double z = sqrt(-2.0 * log(1.0 - u1)) * cos(0x1.921fb54442d18p+2 * u2);
+        const double z = sqrt(-2.0 * kiln_box_muller_log(1.0 - u1)) * kiln_box_muller_cos_two_pi(u2);
         out[i] = static_cast<T>(fma(b, z, a));
 )";
 
@@ -79,9 +80,11 @@ constexpr std::string_view integers_body =
 
 std::string random_source(RandomDistribution distribution, DType dtype, Dialect dialect) {
     const bool integral = distribution == RandomDistribution::integers;
+    const bool normal = distribution == RandomDistribution::normal;
     std::string source =
         std::string(device_prelude()) + std::string(for_each_index_macro(dialect)) +
-        std::string(generator_source) + "typedef " + std::string(c_type(dtype)) + " T;\n" +
+        std::string(generator_source) + (normal ? box_muller::source() : std::string()) +
+        "typedef " + std::string(c_type(dtype)) + " T;\n" +
         kernel_opening(
             dialect, random_kernel_name,
             std::string("T* out, long long n, unsigned long long seed, ") +

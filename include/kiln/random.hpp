@@ -14,25 +14,44 @@
 //   uniform, for a dtype of p significand bits (float64: 53, float32: 24, float16: 11):
 //     u = floor(x / 2^(64 - p)) * 2^-p                          in [0, 1), exact
 //     v = fma(high - low, u, low)                               in float64, rounded once
-//   normal (Box-Muller, cosine branch):
+//   normal (Box-Muller, cosine branch), in float64:
 //     u1 = floor(x / 2^11) * 2^-53,  u2 = floor(y / 2^11) * 2^-53
-//     z = sqrt(-2 * log(1 - u1)) * cos(2pi * u2)                in float64, 2pi =
-//     0x1.921fb54442d18p+2 v = fma(stddev, z, mean)
+//     z = sqrt(-2 * LOG(1 - u1)) * COS(u2),  v = fma(stddev, z, mean)
 //   Then v is rounded once, to nearest even, to the dtype (NumPy's astype from float64).
 //   fma is the fused multiply-add (C's fma, Python 3.13's math.fma): a port must not round the
 //   product on its own. With low = 0 and high = 1, v is u; other ranges may round up to `high`
 //   itself, as NumPy's uniform may.
+//
+//   LOG and COS are kiln's own log(t) and cos(2pi u), so that z uses only operations that IEEE
+//   754 rounds correctly (+, -, *, /, sqrt, fma) or that are exact (C's frexp and rint) on every
+//   platform: C libraries and GPU math libraries round log and cos differently in the last place.
+//     LOG(t), t in [2^-53, 1] (measured within 0.75 ulp of log t):
+//       (g, e) = frexp(t)                             t = g 2^e, g in [1/2, 1)
+//       if g < H: m = g + g, k = e - 1;  else m = g, k = e
+//       f = m - 1,  s = f / (2 + f),  w = s * s,  h = 0.5 * f
+//       a = fma(s, fma(h, f, w * poly(L, w)), k * LN2_LO)
+//       LOG = fma(k, LN2_HI, -(fma(h, f, -a) - f))
+//     COS(u), u in [0, 1) (measured within 1.1 ulp of cos(2pi u)):
+//       q = rint(4u), ties to even,  r = fma(q, -0.25, u)      u - q/4 in [-1/8, 1/8], exact
+//       w = r * r,  c = poly(C, w),  n = fma(TWO_PI, r, r * fma(poly(S, w), w, TWO_PI_LO))
+//       COS = c, -n, -c, n  for q = 0, 1, 2, 3 (mod 4)      (cos 2pi r and sin 2pi r)
+//   poly(a, w) for a = (a0, ..., an) is Horner's rule with fma: p = an, then p = fma(p, w, ai)
+//   for i = n-1 down to 0. The constants are the doubles nearest these values (mpmath's;
+//   core/random/box_muller.hpp holds them in hexadecimal):
+//     H = sqrt(1/2) = 0x1.6a09e667f3bcdp-1,  TWO_PI = 2pi = 0x1.921fb54442d18p+2
+//     TWO_PI_LO = 2pi - TWO_PI = 0x1.1a62633145c07p-52
+//     LN2_HI = ln 2 rounded to 40 significant bits = 0x1.62e42fefa4p-1
+//     LN2_LO = ln 2 - LN2_HI = -0x1.8432a1b0e2634p-43
+//     L = (Li) = 2 / (2i + 3),                       i = 0 .. 9    2 atanh s = 2s + s w poly(L, w)
+//     C = (Ci) = (-1)^i (2pi)^(2i) / (2i)!,          i = 0 .. 8    the series of cos 2pi r
+//     S = (Si) = (-1)^(i+1) (2pi)^(2i+3) / (2i+3)!,  i = 0 .. 7    of sin 2pi r, past its r term
 //
 //   integers in [low, high) (Lemire's multiply-high, without rejection):
 //     r = high - low,  value = low + floor(x * r / 2^64)        (exact 128-bit product)
 //     Each value in the range comes from floor(2^64 / r) or ceil(2^64 / r) of the 2^64 words x,
 //     a relative bias of at most r / 2^64 (2^-32 for ranges up to 2^32).
 //
-// Uniform and integer values are bitwise identical on the host and on every device. Normal values
-// go through log and cos, which the host's C library and each GPU's math library round
-// differently in the last place: they agree to a few ulp, not bitwise. On an H200 against glibc,
-// of 10^7 draws 85% of float64 values were identical and the rest at most 3 ulp apart; all
-// float32 values but one were identical, that one 1 ulp apart.
+// Every value is bitwise identical on the host and on every device.
 #pragma once
 
 #include <kiln/dtype.hpp>

@@ -11,14 +11,17 @@ namespace kiln::detail {
 
 namespace {
 
-// Lanes of a sweep, each accumulating its own elements: 128 bytes of accumulators for a `rows`
-// kernel's consecutive elements (g++ keeps them in vector registers), up to 8 KiB for a `columns`
-// kernel's consecutive outputs (2, 4, 8 and 16 KiB read l2norm along axis 0 of 8192² on one
-// thread at 31, 59, 64 and 63% of copy). Both reduce runs of _kiln_run rows into _run_totals before
-// folding them into _totals, so that a float sum adds partial sums of similar size rather than
-// adding every element to one growing total.
+// Lanes of a sweep, each accumulating its own elements. A `rows` kernel keeps 32 for consecutive
+// elements of up to 16 bytes, which g++ holds in vector registers (with 8 or 16, it unrolls the
+// loop over them before its loop vectoriser sees it, and its straight-line one is off: a
+// complex128 sum of 1e7 took 18.6 ms rather than 13.3), 128 bytes of larger ones. A `columns`
+// kernel keeps up to 8 KiB for consecutive outputs (2, 4, 8 and 16 KiB read l2norm along axis 0 of
+// 8192² on one thread at 31, 59, 64 and 63% of copy). Both reduce runs of _kiln_run rows into
+// _run_totals before folding them into _totals, so that a float sum adds partial sums of similar
+// size rather than adding every element to one growing total.
 constexpr std::string_view sweep_constants =
-    "constexpr int _kiln_lanes = sizeof(_type_reduce) < 128 ? int(128 / sizeof(_type_reduce)) : "
+    "constexpr int _kiln_lanes = sizeof(_type_reduce) <= 16 ? 32 : sizeof(_type_reduce) < 128 ? "
+    "int(128 / sizeof(_type_reduce)) : "
     "1;\n"
     "constexpr int _kiln_tile = sizeof(_type_reduce) < 8192 ? int(8192 / sizeof(_type_reduce)) : "
     "1;\n"
@@ -31,9 +34,9 @@ struct Rows {
     std::function<std::string(const std::string& row)> position;
 };
 
-// Every array input bound to lane _t of the row at _rp<tag>_<name>, contiguous along the lanes.
-std::string lane_bindings(const ReductionDefinition& k, const ReductionVariant& v,
-                          const std::string& tag) {
+// Every array input bound to element `at` of the items from _rp<tag>_<name>.
+std::string item_bindings(const ReductionDefinition& k, const ReductionVariant& v,
+                          const std::string& tag, const std::string& at) {
     std::string code;
     for (std::size_t p = 0; p < k.in.size(); ++p) {
         if (v.in_scalar[p]) {
@@ -43,7 +46,7 @@ std::string lane_bindings(const ReductionDefinition& k, const ReductionVariant& 
         const std::string qualified =
             (spec.non_const ? "" : "const ") + type_of(spec, v.in_dtypes[p]);
         code += cat({"        ", qualified, "& ", spec.name, " = reinterpret_cast<", qualified,
-                     "*>(_rp", tag, "_", spec.name, ")[_t];\n"});
+                     "*>(_rp", tag, "_", spec.name, ")[", at, "];\n"});
     }
     return code;
 }
@@ -67,7 +70,7 @@ std::string lanes_loop(const ReductionDefinition& k, const ReductionVariant& v, 
         const std::string row = u == 0 ? "_q" : "(_q + " + std::to_string(u) + ")";
         code += "    {\n        const " + index_type(v) + " _J = " + rows.position(row) +
                 ";\n        (void)_J;\n";
-        code += lane_bindings(k, v, std::to_string(u));
+        code += item_bindings(k, v, std::to_string(u), "_t");
         code += "        const _type_reduce _v = _type_reduce(" + k.map_expr + ");\n";
         code +=
             std::string("        _a = ") + (first ? "_v" : "_kiln_reduce(_a, _v)") + ";\n    }\n";
@@ -107,71 +110,23 @@ std::string store_result(const ReductionDefinition& k, const ReductionVariant& v
     return code + "        } else {\n            " + post_map(k, v) + "        }\n";
 }
 
-// `strided` and `rows`: each output's chunk reduced by one thread in turn. `rows` indexes plain
-// pointers and, for a chunk of at least _kiln_lanes elements, sweeps rows of that many
-// consecutive elements, the lanes combined in pairs at the end.
-std::string output_by_output(const ReductionDefinition& k, const ReductionVariant& v) {
-    const std::string ix = index_type(v);
-    const MapCode map = map_code(k, v);
+// The reduce kernel's opening through the loop over its blocks.
+std::string opening(const ReductionDefinition& k, const ReductionVariant& v, const MapCode& map) {
     std::string code = kernel_opening(Dialect::host, k.name, map.params);
     code += "    const _kiln_index _in_ind{_m * _n};\n    const _kiln_index _out_ind{_m};\n";
-    code += host_block_loop(ix, true) + host_output_loop(ix);
-    code += "        " + start_accumulator(k) + "\n";
-    code += map.output_offsets + map.map;
-    if (v.host_layout != HostReductionLayout::rows) {
-        code += host_element_loop(k, ix, "_begin", "_end");
-        return code + store_result(k, v) + "    }\n    }\n}\n" +
-               kernel_closing(Dialect::host, k.name);
-    }
-    Rows rows;
-    rows.start = [&](const std::string& row, const std::string& tag, std::size_t p) {
-        const std::string& name = k.in[p].name;
-        return cat({"char* const _rp", tag, "_", name, " = _p_", name, " + _ob_", name,
-                    " + (_begin + ", row, " * (", ix, ")_kiln_lanes) * (", ix, ")sizeof(",
-                    type_of(k.in[p], v.in_dtypes[p]), ");\n"});
-    };
-    rows.position = [&](const std::string& row) {
-        return "_begin + " + row + " * (" + ix + ")_kiln_lanes + _t";
-    };
-    code += "            if (_end - _begin >= (" + ix + ")_kiln_lanes) {\n";
-    code += "                _type_reduce _totals[_kiln_lanes];\n";
-    code += "                _type_reduce _run_totals[_kiln_lanes];\n";
-    code += "                const " + ix + " _rows = (_end - _begin) / (" + ix + ")_kiln_lanes;\n";
-    code += indented(sweep(k, v, rows, "0", "_rows", "_kiln_lanes"), 16);
-    // The elements after the last whole row, into the first lanes.
-    code += "                {\n                    const " + ix + " _q = _rows;\n";
-    code += indented(lanes_loop(k, v, rows, "int(_end - _begin - _q * (" + ix + ")_kiln_lanes)",
-                                "_totals", 1, false),
-                     20);
-    code += "                }\n";
-    code += "                for (int _s = 1; _s < _kiln_lanes; _s *= 2) {\n";
-    code += "                    for (int _t = 0; _t + _s < _kiln_lanes; _t += 2 * _s) {\n";
-    code += "                        _totals[_t] = _kiln_reduce(_totals[_t], _totals[_t + _s]);\n";
-    code += "                    }\n                }\n";
-    code += "                _acc = _totals[0];\n";
-    if (k.identity.empty()) {
-        code += "                _have = true;\n";
-    }
-    code += "            } else {\n" + indented(host_element_loop(k, ix, "_begin", "_end"), 4);
-    code += "            }\n";
-    return code + store_result(k, v) + "    }\n    }\n}\n" + kernel_closing(Dialect::host, k.name);
+    return code + host_block_loop(index_type(v), true);
 }
 
-// `columns`: the block's outputs in tiles of up to _kiln_tile consecutive ones along the innermost
-// output axis; for each tile, the chunk's rows _q swept in order, each row's elements read
-// contiguously into the tile's lanes.
-std::string tile_by_tile(const ReductionDefinition& k, const ReductionVariant& v) {
+// Opens the loop over the block's outputs in tiles [_o0, _o0 + _w) of up to _kiln_tile
+// neighbours along the innermost output axis, with each array input's offset _ob_<name> of _o0.
+std::string tile_loop(const ReductionDefinition& k, const ReductionVariant& v) {
     const std::string ix = index_type(v);
-    const MapCode map = map_code(k, v);
-    std::string code = kernel_opening(Dialect::host, k.name, map.params);
-    code += "    const _kiln_index _in_ind{_m * _n};\n    const _kiln_index _out_ind{_m};\n";
-    code += host_block_loop(ix, true);
-    code += "    const " + ix + " _inner = (" + ix + ")_oshape.v[" +
-            std::to_string(v.out_ndim - 1) + "];\n";
+    std::string code = "    const " + ix + " _inner = (" + ix + ")_oshape.v[" +
+                       std::to_string(v.out_ndim - 1) + "];\n";
     code += "    for (" + ix + " _o0 = _bx * (" + ix + ")_groups; _o0 < _last;) {\n";
     code += "        const " + ix +
-            " _left = _inner - _o0 % _inner < _last - _o0 ? _inner - _o0 % "
-            "_inner : _last - _o0;\n";
+            " _left = _inner - _o0 % _inner < _last - _o0 ? _inner - _o0 % _inner : _last - "
+            "_o0;\n";
     code += "        const int _w = _left < (" + ix + ")_kiln_tile ? int(_left) : _kiln_tile;\n";
     std::vector<std::pair<std::string, std::string>> out_strides;
     for (std::size_t p = 0; p < k.in.size(); ++p) {
@@ -182,6 +137,95 @@ std::string tile_by_tile(const ReductionDefinition& k, const ReductionVariant& v
         }
     }
     code += "        " + unravel(ix, "_o0", "_oshape", v.out_ndim, out_strides) + "\n";
+    return code + "        _type_reduce _totals[_kiln_tile];\n";
+}
+
+// Stores the tile's _totals and closes its loop.
+std::string tile_stores(const ReductionDefinition& k, const ReductionVariant& v) {
+    std::string code = "        for (int _t = 0; _t < _w; ++_t) {\n";
+    code += "        const " + index_type(v) + " _o = _o0 + _t;\n";
+    code += "        const _type_reduce _acc = _totals[_t];\n";
+    return code + store_result(k, v) + "        }\n        _o0 += _w;\n    }\n";
+}
+
+// `rows`, chunks of at least _kiln_lanes elements: each output's chunk swept as rows of that many
+// consecutive elements, the lanes combined in pairs at the end.
+std::string long_rows(const ReductionDefinition& k, const ReductionVariant& v, const MapCode& map) {
+    const std::string ix = index_type(v);
+    Rows rows;
+    rows.start = [&](const std::string& row, const std::string& tag, std::size_t p) {
+        const std::string& name = k.in[p].name;
+        return cat({"char* const _rp", tag, "_", name, " = _p_", name, " + _ob_", name,
+                    " + (_begin + ", row, " * (", ix, ")_kiln_lanes) * (", ix, ")sizeof(",
+                    type_of(k.in[p], v.in_dtypes[p]), ");\n"});
+    };
+    rows.position = [&](const std::string& row) {
+        return "_begin + " + row + " * (" + ix + ")_kiln_lanes + _t";
+    };
+    std::string code = host_output_loop(ix) + map.output_offsets;
+    code += "        _type_reduce _acc;\n";
+    code += "        _type_reduce _totals[_kiln_lanes];\n";
+    code += "        _type_reduce _run_totals[_kiln_lanes];\n";
+    code += "        const " + ix + " _rows = (_end - _begin) / (" + ix + ")_kiln_lanes;\n";
+    code += indented(sweep(k, v, rows, "0", "_rows", "_kiln_lanes"), 8);
+    // The elements after the last whole row, into the first lanes.
+    code += "        {\n            const " + ix + " _q = _rows;\n";
+    code += indented(lanes_loop(k, v, rows, "int(_end - _begin - _q * (" + ix + ")_kiln_lanes)",
+                                "_totals", 1, false),
+                     12);
+    code += "        }\n";
+    code += "        for (int _s = 1; _s < _kiln_lanes; _s *= 2) {\n";
+    code += "            for (int _t = 0; _t + _s < _kiln_lanes; _t += 2 * _s) {\n";
+    code += "                _totals[_t] = _kiln_reduce(_totals[_t], _totals[_t + _s]);\n";
+    code += "            }\n        }\n";
+    code += "        _acc = _totals[0];\n";
+    return code + store_result(k, v) + "    }\n";
+}
+
+// `rows`, chunks shorter than _kiln_lanes elements: each output's chunk in turn, through a `_map`
+// of plain pointers.
+std::string short_rows(const ReductionDefinition& k, const ReductionVariant& v,
+                       const MapCode& map) {
+    const std::string ix = index_type(v);
+    std::string code = host_output_loop(ix) + "        " + start_accumulator(k) + "\n";
+    code += map.output_offsets;
+    for (std::size_t p = 0; p < k.in.size(); ++p) {
+        if (!v.in_scalar[p]) {
+            const std::string& name = k.in[p].name;
+            code += cat(
+                {"            char* const _rp0_", name, " = _p_", name, " + _ob_", name, ";\n"});
+        }
+    }
+    code += "            const auto _map = [&](const " + ix + " _J) -> _type_reduce {\n";
+    code += indented(item_bindings(k, v, "0", "_J"), 8);
+    code += "                return _type_reduce(" + k.map_expr + ");\n            };\n";
+    code += host_element_loop(k, ix, "_begin", "_end");
+    return code + store_result(k, v) + "    }\n";
+}
+
+// `strided`: each output's chunk reduced by one thread in turn, elements unravelled one by one.
+// `rows`: long_rows or short_rows, by the chunk's length.
+std::string output_by_output(const ReductionDefinition& k, const ReductionVariant& v) {
+    const std::string ix = index_type(v);
+    const MapCode map = map_code(k, v);
+    std::string code = opening(k, v, map);
+    if (v.host_layout != HostReductionLayout::rows) {
+        code += host_output_loop(ix) + "        " + start_accumulator(k) + "\n";
+        code += map.output_offsets + map.map + host_element_loop(k, ix, "_begin", "_end");
+        return code + store_result(k, v) + "    }\n    }\n}\n" +
+               kernel_closing(Dialect::host, k.name);
+    }
+    code += "    if (_end - _begin >= (" + ix + ")_kiln_lanes) {\n";
+    code += indented(long_rows(k, v, map), 4) + "    } else {\n";
+    code += indented(short_rows(k, v, map), 4) + "    }\n";
+    return code + "    }\n}\n" + kernel_closing(Dialect::host, k.name);
+}
+
+// `columns`: the block's outputs in tiles; for each tile, the chunk's rows _q swept in order,
+// each row's elements read contiguously into the tile's lanes.
+std::string tile_by_tile(const ReductionDefinition& k, const ReductionVariant& v) {
+    const std::string ix = index_type(v);
+    std::string code = opening(k, v, map_code(k, v)) + tile_loop(k, v);
     Rows rows;
     rows.start = [&](const std::string& row, const std::string& tag, std::size_t p) {
         const std::string& name = k.in[p].name;
@@ -191,7 +235,6 @@ std::string tile_by_tile(const ReductionDefinition& k, const ReductionVariant& v
                     "\nchar* const _rp", tag, "_", name, " = _p_", name, " + ", offset, ";\n"});
     };
     rows.position = [](const std::string& row) { return row; };
-    code += "        _type_reduce _totals[_kiln_tile];\n";
     code += "        _type_reduce _run_totals[_kiln_tile];\n";
     code += "        if (_end > _begin) {\n";
     code += indented(sweep(k, v, rows, "_begin", "_end", "_w"), 12);
@@ -202,11 +245,8 @@ std::string tile_by_tile(const ReductionDefinition& k, const ReductionVariant& v
         code += "                _totals[_t] = _type_reduce(" + k.identity +
                 ");\n            }\n        }";
     }
-    code += "\n        for (int _t = 0; _t < _w; ++_t) {\n";
-    code += "        const " + ix + " _o = _o0 + _t;\n";
-    code += "        const _type_reduce _acc = _totals[_t];\n";
-    code += store_result(k, v) + "        }\n        _o0 += _w;\n    }\n    }\n}\n";
-    return code + kernel_closing(Dialect::host, k.name);
+    code += "\n" + tile_stores(k, v);
+    return code + "    }\n}\n" + kernel_closing(Dialect::host, k.name);
 }
 
 }  // namespace

@@ -262,9 +262,6 @@ std::string element_loop(const ReductionDefinition& k, const std::string& index,
 
 MapCode map_code(const ReductionDefinition& k, const ReductionVariant& v) {
     const std::string index = index_type(v);
-    // The host's `rows` layout: each input's elements are an array from the output's offset.
-    const bool unit_reduced =
-        v.dialect == Dialect::host && v.host_layout == HostReductionLayout::rows;
     MapCode code;
     code.params =
         "long long _m, long long _n, long long _chunk, int _lanes, "
@@ -284,16 +281,11 @@ MapCode map_code(const ReductionDefinition& k, const ReductionVariant& v) {
         code.params += ", char* _p_" + spec.name + ", " + dims(v.out_ndim) + " _os_" + spec.name +
                        ", " + dims(v.reduce_ndim) + " _rs_" + spec.name;
         code.output_offsets += "            " + index + " _ob_" + spec.name + " = 0;\n";
-        out_strides.emplace_back("_ob_" + spec.name, "_os_" + spec.name);
-        const std::string qualified = (spec.non_const ? "" : "const ") + type;
-        if (unit_reduced) {
-            bindings += cat({"                ", qualified, "& ", spec.name, " = reinterpret_cast<",
-                             qualified, "*>(_p_", spec.name, " + _ob_", spec.name, ")[_J];\n"});
-            continue;
-        }
         element_offsets +=
             "                " + index + " _e_" + spec.name + " = _ob_" + spec.name + ";\n";
+        out_strides.emplace_back("_ob_" + spec.name, "_os_" + spec.name);
         reduce_strides.emplace_back("_e_" + spec.name, "_rs_" + spec.name);
+        const std::string qualified = (spec.non_const ? "" : "const ") + type;
         bindings += cat({"                ", qualified, "& ", spec.name, " = *reinterpret_cast<",
                          qualified, "*>(_p_", spec.name, " + _e_", spec.name, ");\n"});
     }

@@ -74,8 +74,10 @@ std::string strided(const std::vector<LoopOperand>& operands, const LoopShape& s
 }
 
 // Tiled (the launch's blocks are whole rows, and some operand steps less between rows than along
-// them, as a transpose does): groups of `tile` rows, walked a tile of `tile` columns at a time, so
-// that the lines each operand's tile touches stay in cache until every element on them is used.
+// them, as a transpose does): groups of host_tile_rows rows, walked host_tile_columns columns at a
+// time, so that the lines each operand's tile touches stay in cache until every element on them is
+// used. On one thread, y = x + x of a transposed 8192² float32 took 1174 ms by rows; in tiles of
+// 32x32 181 ms, 64x32 141, 128x16 161, 128x32 119, 128x64 124, 256x32 118.
 std::string tiles(const std::vector<LoopOperand>& operands, const LoopShape& shape) {
     const std::string& ix = shape.index;
     const std::string tile = std::to_string(host_tile_rows);

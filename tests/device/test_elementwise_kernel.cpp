@@ -305,6 +305,44 @@ TEST(ElementwiseKernel, TransposedInputsRunTiled) {
     }
 }
 
+// Layouts the host backend walks differently (a transposed operand by tiles over blocks of whole
+// rows, rows that every operand steps by one item), on shapes that leave partial tiles, partial
+// blocks and a three-axis batch, with a zero-size and a one-element call: against host loops.
+TEST(ElementwiseKernel, TransposedAndBroadcastLayoutsOfOddShapes) {
+    KILN_REQUIRE_DEVICE();
+    const ElementwiseKernel affine("T x, T y", "T z", "z = x * 3 - y", "affine");
+    const auto expect_affine = [&](const ndarray& x, const ndarray& y) {
+        SCOPED_TRACE("shape " + kiln::to_string(x.shape()));
+        const auto z = affine({x, y}).get<double>();
+        const auto xs = x.copy().get<double>();
+        const auto ys = kiln::broadcast_to(y, x.shape()).copy().get<double>();
+        ASSERT_EQ(z.size(), xs.size());
+        for (std::size_t k = 0; k < z.size(); ++k) {
+            ASSERT_EQ(z[k], xs[k] * 3 - ys[k]) << "element " << k;
+        }
+    };
+    const auto counting = [](std::int64_t rows, std::int64_t cols) {
+        return kiln::arange(0.0, static_cast<double>(rows * cols), 1.0).reshape({rows, cols});
+    };
+    // 301 x 157 transposed: blocks of whole rows of 301 and tiles cut short at both edges.
+    expect_affine(counting(157, 301).transpose(), counting(301, 157));
+    // Both operands transposed, and a three-axis batch of transposed matrices.
+    expect_affine(counting(157, 301).transpose(), counting(157, 301).transpose());
+    const ndarray batch =
+        kiln::arange(0.0, 3.0 * 45 * 37, 1.0).reshape({3, 45, 37}).transpose({0, 2, 1});
+    expect_affine(batch, kiln::full({3, 37, 45}, 0.5, kiln::float64));
+    // A broadcast row (every operand steps one item along rows), and every other column (not).
+    const ndarray row = kiln::arange(0.0, 157.0, 1.0);
+    expect_affine(counting(301, 157), row);
+    const ndarray every_other = counting(301, 314)[{kiln::Slice{}, kiln::Slice{.step = 2}}];
+    expect_affine(every_other, row);
+    // Zero elements launch nothing; one element.
+    const ndarray none = kiln::zeros({0, 40}, kiln::float64);
+    EXPECT_EQ(affine({none.transpose(), none.transpose()}).shape(), (kiln::Shape{40, 0}));
+    expect_affine(kiln::full({1, 1}, 2.0, kiln::float64).transpose(),
+                  kiln::full({1, 1}, 1.0, kiln::float64));
+}
+
 TEST(ElementwiseKernel, RawParametersAndSize) {
     KILN_REQUIRE_DEVICE();
     const ElementwiseKernel reverse("raw T x", "T y", "y = x[_ind.size() - i - 1]", "reverse");

@@ -54,9 +54,34 @@ TEST(HostReductionPlan, CoversEveryShape) {
         for (const std::int64_t n : {0LL, 1LL, 10LL, 5000LL, 100'000'000LL}) {
             for (const int threads : {1, 2, 64}) {
                 expect_covers({m, n, true}, threads);
+                expect_covers({m, n, false, true}, threads);
             }
         }
     }
+}
+
+TEST(HostReductionPlan, ColumnBlocksAreWideAndSplitTheRows) {
+    // 16 columns of 1e7 rows on two threads: one block of all 16, the rows in sixteen chunks.
+    const auto narrow = plan_host_reduction_launch({16, 10'000'000, false, true}, 2);
+    EXPECT_EQ(narrow.block, 16);
+    EXPECT_EQ(narrow.blocks, 1);
+    EXPECT_EQ(narrow.split, 16);
+    EXPECT_EQ(narrow.chunk, 625'000);
+    // 8192 columns of 8192 rows: blocks of 2048 columns (not 512, which 16 blocks would give),
+    // four chunks each.
+    const auto square = plan_host_reduction_launch({8192, 8192, false, true}, 2);
+    EXPECT_EQ(square.block, 2048);
+    EXPECT_EQ(square.blocks, 4);
+    EXPECT_EQ(square.split, 4);
+    // 1e7 columns of 16 rows: as many blocks as wanted, no split.
+    const auto wide = plan_host_reduction_launch({10'000'000, 16, false, true}, 2);
+    EXPECT_EQ(wide.block, 625'000);
+    EXPECT_EQ(wide.blocks, 16);
+    EXPECT_EQ(wide.split, 1);
+    // A chunk is never below 4096 elements: 3 columns of 5000 rows take three chunks.
+    const auto small = plan_host_reduction_launch({3, 5000, false, true}, 2);
+    EXPECT_EQ(small.blocks, 1);
+    EXPECT_EQ(small.split, 3);
 }
 
 TEST(HostReductionPlan, SplitsALongReductionOfFewOutputs) {

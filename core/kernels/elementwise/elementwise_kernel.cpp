@@ -52,7 +52,7 @@ struct Elementwise {
                        KernelLauncher& launcher) {
         const ElementwiseLaunch plan =
             call.variant.dialect == Dialect::host
-                ? host_elementwise_launch(call.values.size, launcher.multiprocessors())
+                ? host_elementwise_launch(call.variant, call.values, launcher.multiprocessors())
                 : elementwise_launch(k, call.variant, call.values, launcher.multiprocessors());
         call.values.row_length = plan.row_length;
         call.values.tile_columns = plan.tile_columns;

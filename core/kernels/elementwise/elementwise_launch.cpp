@@ -29,6 +29,20 @@ bool has_transposed_input(const ElementwiseDefinition& definition,
     return false;
 }
 
+// Some array operand steps less from one row to the next than along a row, and neither step is
+// a broadcast: the host's row-by-row loop would read or write it a column at a time.
+bool has_transposed_operand(const ElementwiseVariant& variant, const CallValues& values) {
+    for (std::size_t p = 0; p < variant.operands.size(); ++p) {
+        const Strides& s = values.operands[p].strides;
+        const std::size_t n = s.size();
+        if (variant.operands[p].kind == OperandVariant::Kind::array && n >= 2 && s[n - 2] != 0 &&
+            s[n - 1] != 0 && std::abs(s[n - 2]) < std::abs(s[n - 1])) {
+            return true;
+        }
+    }
+    return false;
+}
+
 }  // namespace
 
 ElementwiseLaunch elementwise_launch(const ElementwiseDefinition& definition,
@@ -77,6 +91,26 @@ ElementwiseLaunch host_elementwise_launch(std::int64_t size, std::int64_t thread
     ElementwiseLaunch launch;
     launch.block = static_cast<unsigned>(per_block);
     launch.grid = static_cast<unsigned>((size + per_block - 1) / per_block);
+    return launch;
+}
+
+ElementwiseLaunch host_elementwise_launch(const ElementwiseVariant& variant,
+                                          const CallValues& values, std::int64_t threads) {
+    ElementwiseLaunch launch = host_elementwise_launch(values.size, threads);
+    const Shape& shape = values.shape;
+    if (variant.contiguous || shape.size() < 2 || shape.back() < tile ||
+        !has_transposed_operand(variant, values)) {
+        return launch;
+    }
+    const std::int64_t columns = shape.back();
+    const std::int64_t rows = (std::int64_t{launch.block} + columns - 1) / columns;
+    constexpr std::int64_t most = 0x7fffffff;
+    if (rows * columns > most) {
+        return launch;
+    }
+    launch.block = static_cast<unsigned>(rows * columns);
+    launch.grid = static_cast<unsigned>((values.size + rows * columns - 1) / (rows * columns));
+    launch.tile_columns = 1;
     return launch;
 }
 

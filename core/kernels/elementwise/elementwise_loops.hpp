@@ -43,7 +43,8 @@ struct LoopShape {
                                             const LoopShape& shape);
 
 // The host dialect's body: the blocks [_kiln_grid.first, _kiln_grid.end) of blockDim.x
-// consecutive elements each, as one loop per innermost row, which the compiler can vectorise.
+// consecutive elements each, as one loop per innermost row, which the compiler can vectorise, or,
+// in tiled mode (_tile_columns non-zero, blocks of whole rows), tile by tile.
 [[nodiscard]] std::string elementwise_host_loops(const std::vector<LoopOperand>& operands,
                                                  const LoopShape& shape);
 

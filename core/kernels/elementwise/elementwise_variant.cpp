@@ -175,8 +175,9 @@ std::string elementwise_kernel_source(const ElementwiseDefinition& definition,
     std::string params = "long long _n, kiln_dims<" + ndim + "> _shape";
     if (!variant.contiguous) {
         // Row mode when _row_length is non-zero: blocks take whole rows of this many elements, so
-        // only the row is unravelled. Tiled mode when _tile_columns is non-zero (2-d variants
-        // only): blocks take 32x32 tiles, this many across.
+        // only the row is unravelled. Tiled mode when _tile_columns is non-zero: on a GPU (2-d
+        // variants only), blocks take 32x32 tiles, this many across; on the host, blocks of whole
+        // rows are walked in tiles.
         params += ", long long _row_length, long long _tile_columns";
     }
     std::map<std::string, std::string> placeholder_types;

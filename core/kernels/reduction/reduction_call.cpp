@@ -139,6 +139,31 @@ void at_least_one_axis(Collapsed& group) {
     }
 }
 
+// How the host kernel walks the inputs: `rows` when every array input steps one item along the one
+// reduced axis, else `columns` when every one steps one item along the innermost output axis.
+HostReductionLayout host_layout(const ReductionCall& call) {
+    const auto& v = call.variant;
+    bool rows = v.reduce_ndim == 1;
+    bool columns = true;
+    bool any = false;
+    for (std::size_t p = 0; p < v.in_scalar.size(); ++p) {
+        if (v.in_scalar[p]) {
+            continue;
+        }
+        const auto item = static_cast<std::int64_t>(itemsize(v.in_dtypes[p]));
+        any = true;
+        rows = rows && call.in_reduce_strides[p].back() == item;
+        columns = columns && call.in_out_strides[p].back() == item;
+    }
+    if (!any) {
+        return HostReductionLayout::strided;
+    }
+    if (rows) {
+        return HostReductionLayout::rows;
+    }
+    return columns ? HostReductionLayout::columns : HostReductionLayout::strided;
+}
+
 // The collapsed strides of every array over the kept axes and over the reduced axes, and the
 // index width. Missing outputs are laid out C-contiguous, as empty() allocates them.
 void lay_out(const ReductionDefinition& k, const AxesSplit& axes, bool keepdims,
@@ -209,6 +234,9 @@ void lay_out(const ReductionDefinition& k, const AxesSplit& axes, bool keepdims,
     }
     // The grid-stride step past the last output is at most the outputs again.
     v.index32 = fits_32_bit_indices(call.m * std::max<std::int64_t>(call.n, 1), extent);
+    if (v.dialect == Dialect::host) {
+        v.host_layout = host_layout(call);
+    }
 }
 
 }  // namespace

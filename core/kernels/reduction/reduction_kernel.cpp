@@ -71,7 +71,9 @@ struct Reduction {
     }
     static void launch(const Definition& /*k*/, Call& call, const Compiled& compiled,
                        KernelLauncher& launcher) {
-        const ReductionShape shape{call.m, call.n, call.reduction_contiguous};
+        const ReductionShape shape{call.m, call.n, call.reduction_contiguous,
+                                   call.variant.dialect == Dialect::host &&
+                                       call.variant.host_layout == HostReductionLayout::columns};
         const ReductionLaunchPlan plan =
             call.variant.dialect == Dialect::host
                 ? plan_host_reduction_launch(shape, launcher.multiprocessors())

@@ -12,6 +12,7 @@ struct ReductionShape {
     std::int64_t outputs = 1;  // m: output elements, at least 1 (a call without any launches none)
     std::int64_t reduced = 1;  // n: elements reduced into each
     bool contiguous = false;   // the first array input's innermost reduced step is one item
+    bool columns = false;      // host: the kernel sweeps rows of consecutive outputs (`columns`)
 };
 
 struct ReductionDevice {
@@ -35,7 +36,7 @@ struct ReductionLaunchPlan {
 
 // The host's plan on `threads` CPU threads: one thread per output (lanes 1), blocks of
 // consecutive outputs, and a long reduction of few outputs split into chunks so that every
-// thread has work.
+// thread has work. A `columns` kernel's blocks are wide enough that each row it reads is long.
 [[nodiscard]] ReductionLaunchPlan plan_host_reduction_launch(const ReductionShape& shape,
                                                              int threads);
 

@@ -2,17 +2,13 @@
 
 #include "../../codegen/device_prelude.hpp"
 #include "../../codegen/kernel_entry.hpp"
+#include "reduction_source_parts.hpp"
 
 #include <algorithm>
-#include <initializer_list>
 #include <map>
-#include <string_view>
 
 namespace kiln::detail {
 
-namespace {
-
-// Concatenates pieces of generated code with one allocation.
 std::string cat(std::initializer_list<std::string_view> pieces) {
     std::string out;
     for (const auto piece : pieces) {
@@ -25,8 +21,6 @@ std::string index_type(const ReductionVariant& v) {
     return v.index32 ? "int" : "long long";
 }
 
-// Adds `offset += position * strides[d]` for every axis of `shape`, unravelling `position`
-// (C order) into the axes of the rank-`ndim` shape. One statement block.
 std::string unravel(const std::string& index, const std::string& position, const std::string& shape,
                     std::size_t ndim,
                     const std::vector<std::pair<std::string, std::string>>& offset_strides) {
@@ -50,11 +44,14 @@ std::string type_of(const ParamSpec& p, DType dtype) {
     return p.dtype ? std::string(c_type(dtype)) : p.placeholder;
 }
 
+namespace {
+
 std::string dims(std::size_t n) {
     return "_kiln_dims<" + std::to_string(n) + ">";
 }
 
-// Folds `_v` into the running `_acc`.
+}  // namespace
+
 std::string accumulate(const ReductionDefinition& k) {
     if (!k.identity.empty()) {
         return "_acc = _kiln_reduce(_acc, _v);";
@@ -69,12 +66,15 @@ std::string start_accumulator(const ReductionDefinition& k) {
     return "_type_reduce _acc = _type_reduce(); bool _have = false;";
 }
 
+namespace {
+
 std::string block_reduce_call(const ReductionDefinition& k) {
     return std::string("_kiln_block_reduce(_acc, ") + (k.identity.empty() ? "_have, " : "") +
            "_sh, " + (k.identity.empty() ? "_kiln_have, " : "") + "_tid, _lane, _lanes, _step);";
 }
 
-// Binds the outputs at output position `_o` and runs post_map_expr on `a`.
+}  // namespace
+
 std::string post_map(const ReductionDefinition& k, const ReductionVariant& v) {
     const std::string index = index_type(v);
     std::string code = "const _type_reduce& a = _acc;\n";
@@ -92,6 +92,8 @@ std::string post_map(const ReductionDefinition& k, const ReductionVariant& v) {
     }
     return code + "                " + k.post_map_expr + ";\n";
 }
+
+namespace {
 
 std::string output_params(const ReductionDefinition& k, const ReductionVariant& v) {
     std::string params;
@@ -237,9 +239,8 @@ __device__ __forceinline__ _type_reduce _kiln_reduce(const _type_reduce& a, cons
     return code;
 }
 
-// The loop over one output's elements `_J` in [first, end) owned by this lane, `lanes` apart
-// (1 on the host): four elements a pass, mapped before they are combined, so that four loads are
-// in flight per thread.
+}  // namespace
+
 std::string element_loop(const ReductionDefinition& k, const std::string& index,
                          const std::string& first, const std::string& end,
                          const std::string& lanes) {
@@ -258,51 +259,6 @@ std::string element_loop(const ReductionDefinition& k, const std::string& index,
     code += "                " + accumulate(k) + "\n            }\n";
     return code;
 }
-
-// The host's loop over one output's elements `_J` in [first, end): with an identity, `ways`
-// accumulators take turns, so that that many additions are in flight rather than one chain, and
-// each adds a part of the elements (float32 sums of long rows lose less); they are combined in
-// pairs at the end. Without one, the GPU's loop with one lane.
-std::string host_element_loop(const ReductionDefinition& k, const std::string& index,
-                              const std::string& first, const std::string& end) {
-    if (k.identity.empty()) {
-        return element_loop(k, index, first, end, "1");
-    }
-    constexpr int ways = 8;
-    const std::string identity = "_type_reduce(" + k.identity + ")";
-    std::string code = "            _type_reduce _a0 = _acc";
-    for (int w = 1; w < ways; ++w) {
-        code += ", _a" + std::to_string(w) + " = " + identity;
-    }
-    code += ";\n            " + index + " _J = " + first + ";\n";
-    code += "            for (; _J + " + std::to_string(ways - 1) + " < " + end +
-            "; _J += " + std::to_string(ways) + ") {\n";
-    for (int w = 0; w < ways; ++w) {
-        const std::string a = "_a" + std::to_string(w);
-        code += cat({"                ", a, " = _kiln_reduce(", a, ", _map(_J + ",
-                     std::to_string(w), "));\n"});
-    }
-    code += "            }\n";
-    code += "            for (; _J < " + end + "; ++_J) {\n";
-    code += "                _a0 = _kiln_reduce(_a0, _map(_J));\n            }\n";
-    // Combined in pairs: _a0 += _a1, _a2 += _a3, ..., then _a0 += _a2, and so on.
-    for (int step = 1; step < ways; step *= 2) {
-        for (int w = 0; w + step < ways; w += 2 * step) {
-            const std::string a = "_a" + std::to_string(w);
-            code += cat({"            ", a, " = _kiln_reduce(", a, ", _a", std::to_string(w + step),
-                         ");\n"});
-        }
-    }
-    return code + "            _acc = _a0;\n";
-}
-
-// The reduce kernel's parameters, and the code that maps element _J of output _o: the inputs'
-// offsets of the output (`output_offsets`, from _o) and the `_map` lambda of _J.
-struct MapCode {
-    std::string params;
-    std::string output_offsets;
-    std::string map;
-};
 
 MapCode map_code(const ReductionDefinition& k, const ReductionVariant& v) {
     const std::string index = index_type(v);
@@ -349,42 +305,7 @@ MapCode map_code(const ReductionDefinition& k, const ReductionVariant& v) {
     return code;
 }
 
-// The host's loops over the blocks [_kiln_grid.first, _kiln_grid.end) of blockDim.x outputs
-// each, `grid.y` chunks of the reduction (`by_chunks`) or one; _o is each output in turn.
-std::string host_output_loops(const std::string& index, bool by_chunks) {
-    std::string code = "    const long long _groups = (long long)_kiln_grid.block.x;\n";
-    code +=
-        "    for (unsigned long long _block = _kiln_grid.first; _block < _kiln_grid.end; "
-        "++_block) {\n";
-    code += "    const " + index + " _bx = (" + index + ")(_block % _kiln_grid.grid.x);\n";
-    if (by_chunks) {
-        code += "    const " + index + " _by = (" + index + ")(_block / _kiln_grid.grid.x);\n";
-        code += "    const " + index + " _begin = _by * (" + index + ")_chunk;\n";
-        code += "    const " + index + " _end = _n - _begin < _chunk ? (" + index +
-                ")_n : _begin + (" + index + ")_chunk;\n";
-    }
-    code += "    const " + index + " _last = (_bx + 1) * (" + index + ")_groups < (" + index +
-            ")_m ? (_bx + 1) * (" + index + ")_groups : (" + index + ")_m;\n";
-    code += "    for (" + index + " _o = _bx * (" + index + ")_groups; _o < _last; ++_o) {\n";
-    return code;
-}
-
-// The host's reduce kernel: each output's chunk reduced by one thread, in order.
-std::string host_main_kernel(const ReductionDefinition& k, const ReductionVariant& v) {
-    const std::string index = index_type(v);
-    const MapCode map = map_code(k, v);
-    std::string code = kernel_opening(Dialect::host, k.name, map.params);
-    code += "    const _kiln_index _in_ind{_m * _n};\n    const _kiln_index _out_ind{_m};\n";
-    code += host_output_loops(index, true);
-    code += "        " + start_accumulator(k) + "\n";
-    code += map.output_offsets + map.map;
-    code += host_element_loop(k, index, "_begin", "_end");
-    code += "        if (_partial != nullptr) {\n";
-    code += "            reinterpret_cast<_type_reduce*>(_partial)[_o * (" + index +
-            ")_kiln_grid.grid.y + _by] = _acc;\n";
-    code += "        } else {\n            " + post_map(k, v) + "        }\n";
-    return code + "    }\n    }\n}\n" + kernel_closing(Dialect::host, k.name);
-}
+namespace {
 
 std::string main_kernel(const ReductionDefinition& k, const ReductionVariant& v) {
     if (v.dialect == Dialect::host) {
@@ -436,7 +357,7 @@ std::string finish_kernel(const ReductionDefinition& k, const ReductionVariant& 
     std::string code = kernel_opening(v.dialect, finish_name(k), params);
     code += "    const _kiln_index _in_ind{_m * _n};\n    const _kiln_index _out_ind{_m};\n";
     if (v.dialect == Dialect::host) {
-        code += parts + host_output_loops(index, false);
+        code += parts + host_block_loop(index, false) + host_output_loop(index);
         code += "        " + start_accumulator(k) + "\n" + map;
         code += host_element_loop(k, index, "0", "(" + index + ")_split");
         code += "        " + post_map(k, v) + "    }\n    }\n}\n";
@@ -483,7 +404,10 @@ std::string reduction_source(const ReductionDefinition& k, const ReductionVarian
 
 std::string variant_key(const ReductionVariant& v) {
     std::string key = std::to_string(v.out_ndim) + "/" + std::to_string(v.reduce_ndim) +
-                      (v.index32 ? "i4" : "i8") + (v.dialect == Dialect::host ? "h" : "");
+                      (v.index32 ? "i4" : "i8");
+    if (v.dialect == Dialect::host) {
+        key += "h" + std::to_string(static_cast<int>(v.host_layout));
+    }
     for (std::size_t p = 0; p < v.in_dtypes.size(); ++p) {
         key += (v.in_scalar[p] ? "|s" : "|a") + std::to_string(static_cast<int>(v.in_dtypes[p]));
     }

@@ -17,6 +17,14 @@
 
 namespace kiln::detail {
 
+// How the host dialect's reduce kernel walks its inputs (GPU kernels take every layout at run
+// time). `strided` maps each element through run-time strides. `rows`: every array input steps one
+// item along the one reduced axis, so the kernel indexes plain pointers and keeps a row of
+// accumulators over consecutive elements, a loop the compiler vectorises. `columns`: every array
+// input steps one item along the innermost output axis, so the kernel sweeps the reduced elements
+// in the outer loop and accumulates a tile of consecutive outputs at once (loop interchange).
+enum class HostReductionLayout : unsigned char { strided, rows, columns };
+
 // One compiled form of a definition.
 struct ReductionVariant {
     std::vector<DType> in_dtypes;  // per in param
@@ -27,6 +35,7 @@ struct ReductionVariant {
     std::size_t reduce_ndim = 1;
     bool index32 = true;
     Dialect dialect = Dialect::gpu;
+    HostReductionLayout host_layout = HostReductionLayout::strided;  // host dialect only
 };
 
 // The threads of a block: every output's reduction is shared by `lanes` threads.

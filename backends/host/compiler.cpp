@@ -12,6 +12,10 @@
 
 #include <kiln/error.hpp>
 
+#if defined(__GLIBC__)
+#include <gnu/libc-version.h>
+#endif
+
 #include <algorithm>
 #include <array>
 #include <cerrno>
@@ -58,6 +62,22 @@ constexpr std::string_view gcc_no_unique = "-fno-gnu-unique";
 constexpr std::string_view x86_tls_descriptors = "-mtls-dialect=gnu2";
 #endif
 
+#if defined(__x86_64__) && defined(__GLIBC__)
+// glibc 2.35 and later have every function the prelude declares for libmvec
+// (KILN_HOST_VECTOR_MATH), whose library comes last on the command line, after the source that
+// calls it.
+bool has_vector_math() {
+    // "2.36", or "2.36.9000" on a development build.
+    const char* const version = gnu_get_libc_version();
+    char* rest = nullptr;
+    const unsigned long major = std::strtoul(version, &rest, 10);
+    const unsigned long minor = *rest == '.' ? std::strtoul(rest + 1, nullptr, 10) : 0;
+    return major > 2 || (major == 2 && minor >= 35);
+}
+constexpr std::string_view vector_math_macro = "-DKILN_HOST_VECTOR_MATH";
+constexpr std::string_view vector_math_library = "-lmvec";
+#endif
+
 // Whether libkiln itself runs under AddressSanitizer (the asan preset): its kernels then do too,
 // so that a kernel's out-of-bounds access is reported as the library's would be.
 #if defined(__SANITIZE_ADDRESS__)
@@ -83,6 +103,11 @@ std::vector<std::string> base_options(const HostCompiler& compiler) {
         options.emplace_back(gcc_no_unique);
 #if defined(__x86_64__)
         options.emplace_back(x86_tls_descriptors);
+#endif
+#if defined(__x86_64__) && defined(__GLIBC__)
+        if (has_vector_math()) {
+            options.emplace_back(vector_math_macro);
+        }
 #endif
     }
     if (under_address_sanitizer) {
@@ -234,6 +259,11 @@ CompiledBinary compile_shared_object(const CompileRequest& request) {
     argv.insert(argv.end(), {"-I", include->string(), "-include",
                              request.cuda_dialect ? cuda_prelude_header : prelude_header, "-o",
                              library.string(), source.string()});
+#if defined(__x86_64__) && defined(__GLIBC__)
+    if (std::find(base.begin(), base.end(), vector_math_macro) != base.end()) {
+        argv.emplace_back(vector_math_library);
+    }
+#endif
     const ProcessResult result = run_process(argv, scratch.path());
     if (result.exit_code != 0) {
         throw CompileError(std::string(request.kernel), trimmed(result.output), argv,

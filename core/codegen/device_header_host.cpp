@@ -20,6 +20,34 @@ constexpr std::string_view text = R"kiln(#ifndef KILN_HOST_H
 #include <type_traits>
 #include <utility>
 
+// glibc's vector math library (libmvec): declared with GCC's simd attribute, as glibc's own
+// headers do only under -ffast-math, loops over these functions vectorise into calls of its 4-
+// and 8-wide variants (softplus of 1e7 float32 on one thread: 236 ms -> 24 ms). They are within
+// 4 ulp, where the scalar ones are within 1 or 2, as CUDA's are. libkiln defines
+// KILN_HOST_VECTOR_MATH and links libmvec where glibc has them all (x86-64, glibc 2.35 and later).
+#ifdef KILN_HOST_VECTOR_MATH
+#define KILN_VECTOR_MATH(name, ...)                                                          \
+    extern "C" __attribute__((simd("notinbranch"))) double name(__VA_ARGS__) noexcept;
+#define KILN_VECTOR_MATHF(name, ...)                                                         \
+    extern "C" __attribute__((simd("notinbranch"))) float name(__VA_ARGS__) noexcept;
+#define KILN_VECTOR_MATH_1(name) KILN_VECTOR_MATH(name, double) KILN_VECTOR_MATHF(name##f, float)
+#define KILN_VECTOR_MATH_2(name)                                                             \
+    KILN_VECTOR_MATH(name, double, double) KILN_VECTOR_MATHF(name##f, float, float)
+KILN_VECTOR_MATH_1(acos) KILN_VECTOR_MATH_1(acosh) KILN_VECTOR_MATH_1(asin)
+KILN_VECTOR_MATH_1(asinh) KILN_VECTOR_MATH_1(atan) KILN_VECTOR_MATH_1(atanh)
+KILN_VECTOR_MATH_1(cbrt) KILN_VECTOR_MATH_1(cos) KILN_VECTOR_MATH_1(cosh)
+KILN_VECTOR_MATH_1(erf) KILN_VECTOR_MATH_1(erfc) KILN_VECTOR_MATH_1(exp)
+KILN_VECTOR_MATH_1(exp10) KILN_VECTOR_MATH_1(exp2) KILN_VECTOR_MATH_1(expm1)
+KILN_VECTOR_MATH_1(log) KILN_VECTOR_MATH_1(log10) KILN_VECTOR_MATH_1(log1p)
+KILN_VECTOR_MATH_1(log2) KILN_VECTOR_MATH_1(sin) KILN_VECTOR_MATH_1(sinh)
+KILN_VECTOR_MATH_1(tan) KILN_VECTOR_MATH_1(tanh)
+KILN_VECTOR_MATH_2(atan2) KILN_VECTOR_MATH_2(hypot) KILN_VECTOR_MATH_2(pow)
+#undef KILN_VECTOR_MATH_2
+#undef KILN_VECTOR_MATH_1
+#undef KILN_VECTOR_MATHF
+#undef KILN_VECTOR_MATH
+#endif
+
 #define KILN_HOST 1
 #define __device__
 #define __host__

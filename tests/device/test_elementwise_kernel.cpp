@@ -244,6 +244,19 @@ TEST(ElementwiseKernel, LoadAheadKeepsReferenceSemantics) {
     }
 }
 
+// The tiled loops read a tile's inputs before the operation writes, so an output on an input's
+// memory runs untiled: `y = 0; y += x + 1` over one transposed array must see the new y.
+TEST(ElementwiseKernel, TransposedInPlaceKeepsReferenceSemantics) {
+    KILN_REQUIRE_DEVICE();
+    const ndarray a = kiln::arange(0.0, 157.0 * 301.0, 1.0).reshape({157, 301});
+    const ElementwiseKernel reset("T x", "T y", "y = 0; y += x + 1", "reset_then_add_tiled");
+    (void)reset.outputs(Arguments{a.transpose(), a.transpose()});
+    const auto got = a.get<double>();
+    for (std::size_t k = 0; k < got.size(); ++k) {
+        ASSERT_EQ(got[k], 1.0) << k;
+    }
+}
+
 // A row broadcast against a matrix runs in row mode with load-ahead: rows not a multiple of K
 // blocks wide.
 TEST(ElementwiseKernel, RowModeLoadAheadWithRaggedRows) {

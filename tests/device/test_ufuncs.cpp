@@ -359,6 +359,24 @@ TEST(Ufuncs, WeakScalarsKeepTheArraysDtype) {
               (std::vector<std::int16_t>{199}));
 }
 
+// A scalar is an argument of the routine's kernel, not part of its source: a new value compiles
+// nothing and reads nothing from the disk cache.
+TEST(Ufuncs, ANewScalarValueReusesTheCompiledKernel) {
+    KILN_REQUIRE_DEVICE();
+    const ndarray f = kiln::array(std::vector<float>{1.0F, -2.0F, 4.0F});
+    (void)(f * 2.0).get<float>();
+    const auto before = kiln::compile_cache_statistics();
+    for (const double a : {3.0, -0.5, 1e3}) {
+        const auto got = (f * a).get<float>();
+        EXPECT_EQ(got, (std::vector<float>{static_cast<float>(a), static_cast<float>(-2.0 * a),
+                                           static_cast<float>(4.0 * a)}))
+            << a;
+    }
+    const auto after = kiln::compile_cache_statistics();
+    EXPECT_EQ(after.compiles, before.compiles);
+    EXPECT_EQ(after.disk_hits, before.disk_hits);
+}
+
 TEST(Ufuncs, OutDtypeAndInPlaceOperators) {
     KILN_REQUIRE_DEVICE();
     const ndarray a = kiln::array(std::vector<std::int32_t>{1, 2, 3});

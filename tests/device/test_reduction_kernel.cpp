@@ -300,28 +300,31 @@ TEST(ReductionKernel, SeveralOutputsReduceATuple) {
         "kiln: ReductionKernel 'argmax': has 2 outputs; call outputs() to get them all");
 }
 
-// A column reduction without identity split over blocks, into a strided out= with keepdims.
+// A column reduction without identity split over blocks, into a strided out= with keepdims; and
+// the same of three rows (the host reduces a few rows in strips of outputs).
 TEST(ReductionKernel, SplitColumnMaximumIntoAStridedOutput) {
     KILN_REQUIRE_DEVICE();
-    const std::int64_t rows = 100'000;
     const std::int64_t cols = 300;
-    std::vector<float> values(static_cast<std::size_t>(rows * cols));
-    std::vector<float> want(static_cast<std::size_t>(cols), -1);
-    for (std::int64_t r = 0; r < rows; ++r) {
-        for (std::int64_t c = 0; c < cols; ++c) {
-            const auto v = static_cast<float>((r * 7919 + c * 31) % 100'003);
-            values[static_cast<std::size_t>(r * cols + c)] = v;
-            want[static_cast<std::size_t>(c)] = std::max(want[static_cast<std::size_t>(c)], v);
+    for (const std::int64_t rows : {std::int64_t{100'000}, std::int64_t{3}}) {
+        SCOPED_TRACE(std::to_string(rows) + " rows");
+        std::vector<float> values(static_cast<std::size_t>(rows * cols));
+        std::vector<float> want(static_cast<std::size_t>(cols), -1);
+        for (std::int64_t r = 0; r < rows; ++r) {
+            for (std::int64_t c = 0; c < cols; ++c) {
+                const auto v = static_cast<float>((r * 7919 + c * 31) % 100'003);
+                values[static_cast<std::size_t>(r * cols + c)] = v;
+                want[static_cast<std::size_t>(c)] = std::max(want[static_cast<std::size_t>(c)], v);
+            }
         }
+        const ReductionKernel max("T x", "T y", "x", "a > b ? a : b", "y = a", "", "maximum");
+        const ndarray wide = kiln::zeros({1, 2 * cols}, kiln::float32);
+        const ndarray out = wide[{kiln::Slice{}, kiln::Slice{.step = 2}}];
+        (void)max({kiln::array(values, kiln::Shape{rows, cols})},
+                  {.axis = 0, .keepdims = true, .out = {out}});
+        EXPECT_EQ(out.copy().get<float>(), want);
+        const auto untouched = wide[{kiln::Slice{}, kiln::Slice{.start = 1, .step = 2}}].copy();
+        EXPECT_EQ(untouched.get<float>(), std::vector<float>(static_cast<std::size_t>(cols), 0));
     }
-    const ReductionKernel max("T x", "T y", "x", "a > b ? a : b", "y = a", "", "maximum");
-    const ndarray wide = kiln::zeros({1, 2 * cols}, kiln::float32);
-    const ndarray out = wide[{kiln::Slice{}, kiln::Slice{.step = 2}}];
-    (void)max({kiln::array(values, kiln::Shape{rows, cols})},
-              {.axis = 0, .keepdims = true, .out = {out}});
-    EXPECT_EQ(out.copy().get<float>(), want);
-    const auto untouched = wide[{kiln::Slice{}, kiln::Slice{.start = 1, .step = 2}}].copy();
-    EXPECT_EQ(untouched.get<float>(), std::vector<float>(static_cast<std::size_t>(cols), 0));
 }
 
 // Reductions whose outputs lie next to each other (the host sweeps the reduced rows and
@@ -382,6 +385,10 @@ TEST(ReductionKernel, ReductionsAcrossRowsOfNeighbouringOutputs) {
         EXPECT_EQ(y.get<double>(), want);
     };
     expect_sums({1000, 1300}, {0});
+    // Few rows: strips of outputs, whole and partial, and chunks of a split reduction.
+    expect_sums({5, 100}, {0});
+    expect_sums({16, 70, 33}, {0});
+    expect_sums({512, 2048}, {0});
     expect_sums({6, 100, 5}, {1});
     expect_sums({4, 5, 6, 7}, {0, 2});
     expect_sums({70, 3, 2}, {0});
@@ -392,26 +399,28 @@ TEST(ReductionKernel, ReductionsAcrossRowsOfNeighbouringOutputs) {
     const ReductionKernel argmax("T x", "T best, int64 at", "x, _J",
                                  "a._0 > b._0 || (a._0 == b._0 && a._1 < b._1) ? a : b",
                                  "best = a._0; at = a._1", "", "argmax");
-    const std::int64_t rows = 3001;
     const std::int64_t cols = 70;
-    std::vector<float> values(static_cast<std::size_t>(rows * cols));
-    std::vector<float> best(static_cast<std::size_t>(cols));
-    std::vector<std::int64_t> at(static_cast<std::size_t>(cols));
-    for (std::int64_t r = 0; r < rows; ++r) {
-        for (std::int64_t c = 0; c < cols; ++c) {
-            const auto v = static_cast<float>((r * 7919 + c * 31) % 97);
-            values[static_cast<std::size_t>(r * cols + c)] = v;
-            const auto col = static_cast<std::size_t>(c);
-            if (r == 0 || v > best[col]) {
-                best[col] = v;
-                at[col] = r;
+    for (const std::int64_t rows : {std::int64_t{3001}, std::int64_t{7}}) {
+        SCOPED_TRACE("argmax of " + std::to_string(rows) + " rows");
+        std::vector<float> values(static_cast<std::size_t>(rows * cols));
+        std::vector<float> best(static_cast<std::size_t>(cols));
+        std::vector<std::int64_t> at(static_cast<std::size_t>(cols));
+        for (std::int64_t r = 0; r < rows; ++r) {
+            for (std::int64_t c = 0; c < cols; ++c) {
+                const auto v = static_cast<float>((r * 7919 + c * 31) % 97);
+                values[static_cast<std::size_t>(r * cols + c)] = v;
+                const auto col = static_cast<std::size_t>(c);
+                if (r == 0 || v > best[col]) {
+                    best[col] = v;
+                    at[col] = r;
+                }
             }
         }
+        const auto top = argmax.outputs(
+            std::vector<kiln::Argument>{kiln::array(values, kiln::Shape{rows, cols})}, {.axis = 0});
+        EXPECT_EQ(top[0].get<float>(), best);
+        EXPECT_EQ(top[1].get<std::int64_t>(), at);
     }
-    const auto top = argmax.outputs(
-        std::vector<kiln::Argument>{kiln::array(values, kiln::Shape{rows, cols})}, {.axis = 0});
-    EXPECT_EQ(top[0].get<float>(), best);
-    EXPECT_EQ(top[1].get<std::int64_t>(), at);
 }
 
 // float32 sums of a million uniform values in [0, 1) per output, along rows and across them,

@@ -16,16 +16,20 @@ namespace {
 // loop over them before its loop vectoriser sees it, and its straight-line one is off: a
 // complex128 sum of 1e7 took 18.6 ms rather than 13.3), 128 bytes of larger ones. A `columns`
 // kernel keeps up to 8 KiB for consecutive outputs (2, 4, 8 and 16 KiB read l2norm along axis 0 of
-// 8192² on one thread at 31, 59, 64 and 63% of copy). Both reduce runs of _kiln_run rows into
-// _run_totals before folding them into _totals, so that a float sum adds partial sums of similar
-// size rather than adding every element to one growing total.
+// 8192² on one thread at 31, 59, 64 and 63% of copy), but only _kiln_lanes where its chunk has
+// at most _kiln_few_rows rows: a strip of outputs that stays in registers while the few rows
+// stream past (16 x 1e7 float32 along axis 0, on two threads: 55 - 65% of copy in 8 KiB tiles, 73
+// - 93% in strips; a probe found the two equal at 32 - 64 rows). Both reduce runs of _kiln_run rows
+// into _run_totals before folding them into _totals, so that a float sum adds partial sums of
+// similar size rather than adding every element to one growing total.
 constexpr std::string_view sweep_constants =
     "constexpr int _kiln_lanes = sizeof(_type_reduce) <= 16 ? 32 : sizeof(_type_reduce) < 128 ? "
     "int(128 / sizeof(_type_reduce)) : "
     "1;\n"
     "constexpr int _kiln_tile = sizeof(_type_reduce) < 8192 ? int(8192 / sizeof(_type_reduce)) : "
     "1;\n"
-    "constexpr int _kiln_run = 64;\n";
+    "constexpr int _kiln_run = 64;\n"
+    "constexpr int _kiln_few_rows = 32;\n";
 
 // How a sweep finds its rows: `start(row, tag, p)` points array input p's _rp<tag>_<name> at row
 // `row` (an expression of _q), and `position(row)` is the _J of that row's lane _t.
@@ -117,8 +121,9 @@ std::string opening(const ReductionDefinition& k, const ReductionVariant& v, con
     return code + host_block_loop(index_type(v), true);
 }
 
-// Opens the loop over the block's outputs in tiles [_o0, _o0 + _w) of up to _kiln_tile
-// neighbours along the innermost output axis, with each array input's offset _ob_<name> of _o0.
+// Opens the loop over the block's outputs in tiles [_o0, _o0 + _w) of up to _kiln_tile (or
+// _kiln_lanes, for few rows) neighbours along the innermost output axis, with each array input's
+// offset _ob_<name> of _o0.
 std::string tile_loop(const ReductionDefinition& k, const ReductionVariant& v) {
     const std::string ix = index_type(v);
     std::string code = "    const " + ix + " _inner = (" + ix + ")_oshape.v[" +
@@ -127,7 +132,9 @@ std::string tile_loop(const ReductionDefinition& k, const ReductionVariant& v) {
     code += "        const " + ix +
             " _left = _inner - _o0 % _inner < _last - _o0 ? _inner - _o0 % _inner : _last - "
             "_o0;\n";
-    code += "        const int _w = _left < (" + ix + ")_kiln_tile ? int(_left) : _kiln_tile;\n";
+    code +=
+        "        const int _span = _end - _begin <= _kiln_few_rows ? _kiln_lanes : _kiln_tile;\n";
+    code += "        const int _w = _left < (" + ix + ")_span ? int(_left) : _span;\n";
     std::vector<std::pair<std::string, std::string>> out_strides;
     for (std::size_t p = 0; p < k.in.size(); ++p) {
         if (!v.in_scalar[p]) {
@@ -140,12 +147,49 @@ std::string tile_loop(const ReductionDefinition& k, const ReductionVariant& v) {
     return code + "        _type_reduce _totals[_kiln_tile];\n";
 }
 
-// Stores the tile's _totals and closes its loop.
+// One loop over the tile's outputs _o0 + _t, which lie along the innermost output axis: each
+// output's place is a step of that axis past the first's, unravelled once; `unit` steps one item.
+std::string tile_output_loop(const ReductionDefinition& k, const ReductionVariant& v, bool unit) {
+    const std::string ix = index_type(v);
+    const std::string last = std::to_string(v.out_ndim - 1);
+    std::string code = "for (int _t = 0; _t < _w; ++_t) {\n";
+    code += "    const " + ix + " _o = _o0 + _t;\n    (void)_o;\n";
+    code += "    const _type_reduce& a = _totals[_t];\n";
+    for (std::size_t o = 0; o < k.out.size(); ++o) {
+        const auto& p = k.out[o];
+        const std::string type = type_of(p, v.out_dtypes[o]);
+        const std::string at = cat({"_p_", p.name, " + _ob_", p.name});
+        code += cat({"    ", type, "& ", p.name, " = "});
+        code += unit ? cat({"reinterpret_cast<", type, "*>(", at, ")[_t];\n"})
+                     : cat({"*reinterpret_cast<", type, "*>(", at, " + _t * (", ix, ")_os_", p.name,
+                            ".v[", last, "]);\n"});
+    }
+    return code + "    " + k.post_map_expr + ";\n}\n";
+}
+
+// Stores the tile's _totals (to the partials of chunk _by, or through post_map_expr) and closes
+// its loop. Stores to unit-stride outputs vectorise: in a probe, scalar stores made a strip sum of
+// 16 x 1e7 float32 along axis 0 1.7x slower on one thread.
 std::string tile_stores(const ReductionDefinition& k, const ReductionVariant& v) {
-    std::string code = "        for (int _t = 0; _t < _w; ++_t) {\n";
-    code += "        const " + index_type(v) + " _o = _o0 + _t;\n";
-    code += "        const _type_reduce _acc = _totals[_t];\n";
-    return code + store_result(k, v) + "        }\n        _o0 += _w;\n    }\n";
+    const std::string ix = index_type(v);
+    std::string code = "        if (_partial != nullptr) {\n";
+    code += "            for (int _t = 0; _t < _w; ++_t) {\n";
+    code += "                reinterpret_cast<_type_reduce*>(_partial)[(_o0 + _t) * (" + ix +
+            ")_kiln_grid.grid.y + _by] = _totals[_t];\n            }\n        } else {\n";
+    std::vector<std::pair<std::string, std::string>> offsets;
+    std::string unit = "true";
+    for (std::size_t o = 0; o < k.out.size(); ++o) {
+        const auto& p = k.out[o];
+        code += "            " + ix + " _ob_" + p.name + " = 0;\n";
+        offsets.emplace_back("_ob_" + p.name, "_os_" + p.name);
+        unit += cat({" && _os_", p.name, ".v[", std::to_string(v.out_ndim - 1), "] == (", ix,
+                     ")sizeof(", type_of(p, v.out_dtypes[o]), ")"});
+    }
+    code += "            " + unravel(ix, "_o0", "_oshape", v.out_ndim, offsets) + "\n";
+    code += "            if (" + unit + ") {\n" + indented(tile_output_loop(k, v, true), 16);
+    code +=
+        "            } else {\n" + indented(tile_output_loop(k, v, false), 16) + "            }\n";
+    return code + "        }\n        _o0 += _w;\n    }\n";
 }
 
 // `rows`, chunks of at least _kiln_lanes elements: each output's chunk swept as rows of that many
@@ -236,7 +280,10 @@ std::string tile_by_tile(const ReductionDefinition& k, const ReductionVariant& v
     };
     rows.position = [](const std::string& row) { return row; };
     code += "        _type_reduce _run_totals[_kiln_tile];\n";
-    code += "        if (_end > _begin) {\n";
+    // A whole strip sweeps with a constant width, so that its totals stay in registers.
+    code += "        if (_end > _begin && _w == _kiln_lanes) {\n";
+    code += indented(sweep(k, v, rows, "_begin", "_end", "_kiln_lanes"), 12);
+    code += "        } else if (_end > _begin) {\n";
     code += indented(sweep(k, v, rows, "_begin", "_end", "_w"), 12);
     code += "        }";
     if (!k.identity.empty()) {

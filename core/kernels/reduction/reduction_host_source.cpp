@@ -11,19 +11,27 @@ namespace kiln::detail {
 
 namespace {
 
-// Lanes of a sweep, each accumulating its own elements. A `rows` kernel keeps 32 for consecutive
-// elements of up to 16 bytes, which g++ holds in vector registers (with 8 or 16, it unrolls the
-// loop over them before its loop vectoriser sees it, and its straight-line one is off: a
-// complex128 sum of 1e7 took 18.6 ms rather than 13.3), 128 bytes of larger ones. A `columns`
-// kernel keeps up to 8 KiB for consecutive outputs (2, 4, 8 and 16 KiB read l2norm along axis 0 of
-// 8192² on one thread at 31, 59, 64 and 63% of copy), but only _kiln_lanes where its chunk has
-// at most _kiln_few_rows rows: a strip of outputs that stays in registers while the few rows
-// stream past (16 x 1e7 float32 along axis 0, on two threads: 55 - 65% of copy in 8 KiB tiles, 73
-// - 93% in strips; a probe found the two equal at 32 - 64 rows). Both reduce runs of _kiln_run rows
-// into _run_totals before folding them into _totals, so that a float sum adds partial sums of
-// similar size rather than adding every element to one growing total.
+// Lanes of a sweep, each accumulating its own elements.
+//
+// A `rows` kernel keeps 32 lanes of elements up to 8 bytes, which g++ holds in vector registers
+// (with 8 or 16, it unrolls the loop over them before its loop vectoriser sees it, and its
+// straight-line one is off). Elements of 16 bytes get 16 lanes: 32 fill all 16 AVX2 registers,
+// and g++ then reads each pass's rows in halves, out of address order (a complex128 sum of 1e7
+// on one thread of an AMD EPYC: 13.2 ms with 32 lanes, 6.1 - 6.6 ms with 16). Larger elements get
+// 128 bytes of lanes.
+//
+// A `columns` kernel keeps up to 8 KiB for consecutive outputs (2, 4, 8 and 16 KiB read l2norm
+// along axis 0 of 8192² on one thread at 31, 59, 64 and 63% of copy), but only _kiln_lanes where
+// its chunk has at most _kiln_few_rows rows: a strip of outputs that stays in registers while the
+// few rows stream past (16 x 1e7 float32 along axis 0, on two threads: 55 - 65% of copy in 8 KiB
+// tiles, 73 - 93% in strips; a probe found the two equal at 32 - 64 rows).
+//
+// Both reduce runs of _kiln_run rows into _run_totals before folding them into _totals, so that a
+// float sum adds partial sums of similar size rather than adding every element to one growing
+// total.
 constexpr std::string_view sweep_constants =
-    "constexpr int _kiln_lanes = sizeof(_type_reduce) <= 16 ? 32 : sizeof(_type_reduce) < 128 ? "
+    "constexpr int _kiln_lanes = sizeof(_type_reduce) <= 8 ? 32 : sizeof(_type_reduce) <= 16 ? 16 "
+    ": sizeof(_type_reduce) < 128 ? "
     "int(128 / sizeof(_type_reduce)) : "
     "1;\n"
     "constexpr int _kiln_tile = sizeof(_type_reduce) < 8192 ? int(8192 / sizeof(_type_reduce)) : "

@@ -4,10 +4,6 @@ namespace kiln::detail {
 
 namespace {
 
-// Rows and columns of the tiled loop's tiles.
-constexpr int host_tile_rows = 128;
-constexpr int host_tile_columns = 32;
-
 // The elements of this call's blocks: [_lo, _hi).
 std::string element_range(const LoopShape& shape) {
     const std::string& ix = shape.index;
@@ -44,6 +40,19 @@ std::string unit_test(const std::vector<LoopOperand>& operands, const LoopShape&
     return "const bool _unit = " + (test.empty() ? std::string("true") : test) + ";\n";
 }
 
+// Whether every operand the operation writes steps one item along rows (a transposed input read
+// into a C-ordered output): its stores can then vectorise while the reads stride.
+std::string written_unit_test(const std::vector<LoopOperand>& operands, const LoopShape& shape) {
+    std::string test;
+    for (const auto& op : operands) {
+        if (!op.loaded) {
+            test += (test.empty() ? "" : " && ") +
+                    ("_s_" + op.name + ".v[_last] == (" + shape.index + ")sizeof(" + op.type + ")");
+        }
+    }
+    return "const bool _written_unit = " + (test.empty() ? std::string("true") : test) + ";\n";
+}
+
 // Columns [c0, c1) of row _row, each operand bound at `offset_of`.
 std::string row_loop(const std::vector<LoopOperand>& operands, const LoopShape& shape,
                      const std::string& c0, const std::string& c1,
@@ -74,15 +83,17 @@ std::string strided(const std::vector<LoopOperand>& operands, const LoopShape& s
 }
 
 // Tiled (the launch's blocks are whole rows, and some operand steps less between rows than along
-// them, as a transpose does): groups of host_tile_rows rows, walked host_tile_columns columns at a
+// them, as a transpose does): groups of host_tile_rows rows, walked _tile_columns columns at a
 // time, so that the lines each operand's tile touches stay in cache until every element on them is
-// used. On one thread, y = x + x of a transposed 8192² float32 took 1174 ms by rows; in tiles of
-// 32x32 181 ms, 64x32 141, 128x16 161, 128x32 119, 128x64 124, 256x32 118.
+// used. On one thread of an Intel Xeon, y = x + x of a transposed 8192² float32 took 1174 ms by
+// rows; in tiles of 32x32 181 ms, 64x32 141, 128x16 161, 128x32 119, 128x64 124, 256x32 118. The
+// launch picks the width by the CPU's level-1 cache (host_elementwise_launch).
 std::string tiles(const std::vector<LoopOperand>& operands, const LoopShape& shape) {
     const std::string& ix = shape.index;
     const std::string tile = std::to_string(host_tile_rows);
-    const std::string width = std::to_string(host_tile_columns);
-    std::string code = "const " + ix + " _rows_end = _hi / _cols;\n";
+    const std::string width = "(" + ix + ")_tile_columns";
+    std::string code = written_unit_test(operands, shape);
+    code += "const " + ix + " _rows_end = _hi / _cols;\n";
     code += "for (" + ix + " _row0 = _lo / _cols; _row0 < _rows_end; _row0 += " + tile + ") {\n";
     code += "    const int _height = _rows_end - _row0 < " + tile +
             " ? int(_rows_end - _row0) : " + tile + ";\n";
@@ -106,7 +117,14 @@ std::string tiles(const std::vector<LoopOperand>& operands, const LoopShape& sha
         code += "            const " + ix + " _q_" + op.name + " = _starts_" + op.name + "[_k];\n";
     }
     const auto strided_offset = [&](const LoopOperand& op) { return row_offset(op, shape); };
-    code += indented(row_loop(operands, shape, "_t0", "_t1", strided_offset), 12);
+    const auto written_unit_offset = [&](const LoopOperand& op) {
+        return op.loaded ? row_offset(op, shape) : unit_row_offset(op, shape);
+    };
+    code += "            if (_written_unit) {\n" +
+            indented(row_loop(operands, shape, "_t0", "_t1", written_unit_offset), 16);
+    code += "            } else {\n" +
+            indented(row_loop(operands, shape, "_t0", "_t1", strided_offset), 16) +
+            "            }\n";
     return code + "        }\n    }\n}\n";
 }
 

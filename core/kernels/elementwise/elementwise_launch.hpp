@@ -15,8 +15,8 @@ struct ElementwiseLaunch {
     unsigned block = 256;
     std::size_t shared_bytes = 0;
     std::int64_t row_length = 0;  // row mode when non-zero: the innermost extent
-    // Tiled mode when non-zero: on a GPU, the 32-wide tiles across; on the host, 1, and the blocks
-    // are whole rows.
+    // Tiled mode when non-zero: on a GPU, the 32-wide tiles across; on the host, the columns of a
+    // tile of host_tile_rows rows (elementwise_loops.hpp), and the blocks are whole rows.
     std::int64_t tile_columns = 0;
 };
 
@@ -32,7 +32,8 @@ struct ElementwiseLaunch {
 
 // The same for a call with `values` of a host-dialect `variant`: in tiled mode, blocks of whole
 // rows, when some operand steps less from row to row than along a row (a transpose), so that the
-// loops can walk tiles.
+// loops can walk tiles, as wide as lets every operand's part of a tile share the CPU's level-1
+// data cache.
 [[nodiscard]] ElementwiseLaunch host_elementwise_launch(const ElementwiseVariant& variant,
                                                         const CallValues& values,
                                                         std::int64_t threads);

@@ -42,6 +42,9 @@ struct LoopShape {
 [[nodiscard]] std::string elementwise_loops(const std::vector<LoopOperand>& operands,
                                             const LoopShape& shape);
 
+// Rows of the host's tiles; _tile_columns says how many columns.
+inline constexpr int host_tile_rows = 128;
+
 // The host dialect's body: the blocks [_kiln_grid.first, _kiln_grid.end) of blockDim.x
 // consecutive elements each, as one loop per innermost row, which the compiler can vectorise, or,
 // in tiled mode (_tile_columns non-zero, blocks of whole rows), tile by tile.

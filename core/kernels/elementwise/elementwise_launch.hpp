@@ -32,8 +32,8 @@ struct ElementwiseLaunch {
 
 // The same for a call with `values` of a host-dialect `variant`: in tiled mode, blocks of whole
 // rows, when some operand steps less from row to row than along a row (a transpose), so that the
-// loops can walk tiles, as wide as lets every operand's part of a tile share the CPU's level-1
-// data cache.
+// loops can walk tiles, with as many columns as keep every operand's part of a tile within the
+// CPU's level-1 data cache.
 [[nodiscard]] ElementwiseLaunch host_elementwise_launch(const ElementwiseVariant& variant,
                                                         const CallValues& values,
                                                         std::int64_t threads);

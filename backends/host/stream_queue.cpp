@@ -3,6 +3,7 @@
 #include <kiln/error.hpp>
 
 #include <chrono>
+#include <thread>
 #include <utility>
 
 namespace kiln::detail::host {
@@ -110,13 +111,15 @@ void StreamQueue::work(StreamState& state) {
     std::unique_lock lock(state.mutex_);
     const auto ready = [&] { return state.stopping_ || !state.tasks_.empty(); };
     for (;;) {
-        const auto until = std::chrono::steady_clock::now() + awake_after_work;
-        while (!ready() && std::chrono::steady_clock::now() < until) {
-            lock.unlock();
-            std::this_thread::yield();
-            lock.lock();
+        if (!ready()) {
+            const auto until = std::chrono::steady_clock::now() + awake_after_work;
+            while (!ready() && std::chrono::steady_clock::now() < until) {
+                lock.unlock();
+                std::this_thread::yield();
+                lock.lock();
+            }
+            state.changed_.wait(lock, ready);
         }
-        state.changed_.wait(lock, ready);
         if (state.tasks_.empty()) {
             return;  // stopping, with every task run
         }

@@ -30,27 +30,19 @@ std::string unit_row_offset(const LoopOperand& op, const LoopShape& shape) {
     return "_q_" + op.name + " + _c * (" + shape.index + ")sizeof(" + op.type + ")";
 }
 
-// Whether every operand steps one item along rows.
-std::string unit_test(const std::vector<LoopOperand>& operands, const LoopShape& shape) {
+// `const bool <flag>`: whether every operand (with `written_only`, every operand the operation
+// writes, so that a transposed input read into a C-ordered output still stores contiguously)
+// steps one item along rows.
+std::string unit_test(const std::vector<LoopOperand>& operands, const LoopShape& shape,
+                      const std::string& flag, bool written_only) {
     std::string test;
     for (const auto& op : operands) {
-        test += (test.empty() ? "" : " && ") +
-                ("_s_" + op.name + ".v[_last] == (" + shape.index + ")sizeof(" + op.type + ")");
-    }
-    return "const bool _unit = " + (test.empty() ? std::string("true") : test) + ";\n";
-}
-
-// Whether every operand the operation writes steps one item along rows (a transposed input read
-// into a C-ordered output): its stores can then vectorise while the reads stride.
-std::string written_unit_test(const std::vector<LoopOperand>& operands, const LoopShape& shape) {
-    std::string test;
-    for (const auto& op : operands) {
-        if (!op.loaded) {
+        if (!written_only || !op.loaded) {
             test += (test.empty() ? "" : " && ") +
                     ("_s_" + op.name + ".v[_last] == (" + shape.index + ")sizeof(" + op.type + ")");
         }
     }
-    return "const bool _written_unit = " + (test.empty() ? std::string("true") : test) + ";\n";
+    return "const bool " + flag + " = " + (test.empty() ? std::string("true") : test) + ";\n";
 }
 
 // Columns [c0, c1) of row _row, each operand bound at `offset_of`.
@@ -92,7 +84,7 @@ std::string tiles(const std::vector<LoopOperand>& operands, const LoopShape& sha
     const std::string& ix = shape.index;
     const std::string tile = std::to_string(host_tile_rows);
     const std::string width = "(" + ix + ")_tile_columns";
-    std::string code = written_unit_test(operands, shape);
+    std::string code = unit_test(operands, shape, "_written_unit", true);
     code += "const " + ix + " _rows_end = _hi / _cols;\n";
     code += "for (" + ix + " _row0 = _lo / _cols; _row0 < _rows_end; _row0 += " + tile + ") {\n";
     code += "    const int _height = _rows_end - _row0 < " + tile +
@@ -139,10 +131,12 @@ std::string elementwise_host_loops(const std::vector<LoopOperand>& operands,
                        " - 1;\nconst " + shape.index + " _cols = (" + shape.index +
                        ")_shape.v[_last];\n";
     if (shape.ndim < 2) {
-        return indented(code + unit_test(operands, shape) + strided(operands, shape), 4);
+        return indented(
+            code + unit_test(operands, shape, "_unit", false) + strided(operands, shape), 4);
     }
     code += "if (_tile_columns != 0) {\n" + indented(tiles(operands, shape), 4) + "} else {\n";
-    code += indented(unit_test(operands, shape) + strided(operands, shape), 4) + "}\n";
+    code +=
+        indented(unit_test(operands, shape, "_unit", false) + strided(operands, shape), 4) + "}\n";
     return indented(code, 4);
 }
 

@@ -27,7 +27,7 @@ struct BlasGemm {
         const std::scoped_lock lock(mutex());
         handle_t handle = handle_for(device);
         call<Library>(Library::set_stream, handle,
-                      static_cast<typename Library::stream_t>(g.stream));
+                      static_cast<typename Library::stream_t>(g.stream.native()));
         Library::bind_workspace(handle, g.workspace, g.workspace_bytes);
         switch (g.dtype) {
             case DType::float32:

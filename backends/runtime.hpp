@@ -53,16 +53,10 @@ public:
         out.total_memory = prop.totalGlobalMem;
         out.shared_memory_per_block = prop.sharedMemPerBlock;
         out.shared_memory_per_block_optin = Api::shared_memory_optin(prop);
-        // The priority range is the current device's: switch to `device` and back.
-        const int previous = current_device();
-        set_device(device);
-        const auto rc =
-            Api::stream_priority_range(&out.least_stream_priority, &out.greatest_stream_priority);
-        set_device(previous);
-        if (rc != Api::success) {
-            throw BackendError(Api::stream_priority_range.name, static_cast<int>(rc),
-                               Api::error_text(rc));
-        }
+        on_device(device, [&] {
+            call<Api>(Api::stream_priority_range, &out.least_stream_priority,
+                      &out.greatest_stream_priority);
+        });
         return out;
     }
 
@@ -75,15 +69,18 @@ public:
         return device;
     }
     void set_device(int device) override { call<Api>(Api::set_device, device); }
-    void synchronize_device() override { call<Api>(Api::device_synchronize); }
+    void synchronize_device(int device) override {
+        on_device(device, [] { call<Api>(Api::device_synchronize); });
+    }
 
     [[nodiscard]] bool can_access_peer(int device, int peer) override {
         int can = 0;
         call<Api>(Api::device_can_access_peer, &can, device, peer);
         return can != 0;
     }
-    void enable_peer_access(int peer) override {
-        const auto rc = Api::device_enable_peer_access(peer, 0U);
+    void enable_peer_access(int device, int peer) override {
+        const auto rc =
+            on_device(device, [peer] { return Api::device_enable_peer_access(peer, 0U); });
         if (rc == Api::peer_access_already_enabled) {
             (void)Api::get_last_error();  // clears the sticky "already enabled"
             return;
@@ -100,84 +97,98 @@ public:
         return supported != 0;
     }
 
-    [[nodiscard]] std::pair<std::size_t, std::size_t> memory_info() override {
+    [[nodiscard]] std::pair<std::size_t, std::size_t> memory_info(int device) override {
         std::size_t free = 0;
         std::size_t total = 0;
-        call<Api>(Api::memory_info, &free, &total);
+        on_device(device, [&] { call<Api>(Api::memory_info, &free, &total); });
         return {free, total};
     }
 
-    [[nodiscard]] void* allocate(std::size_t bytes) override {
+    [[nodiscard]] void* allocate(int device, std::size_t bytes) override {
         void* ptr = nullptr;
-        check_allocation(Api::malloc, bytes, &ptr, bytes);
+        on_device(device, [&] { check_allocation(device, Api::malloc, bytes, &ptr, bytes); });
         return ptr;
     }
-    void deallocate(void* ptr) override { call<Api>(Api::free, ptr); }
-    [[nodiscard]] void* allocate_async(std::size_t bytes, NativeStream stream) override {
+    void deallocate(int device, void* ptr) override {
+        on_device(device, [ptr] { call<Api>(Api::free, ptr); });
+    }
+    [[nodiscard]] void* allocate_async(std::size_t bytes, StreamView stream) override {
         void* ptr = nullptr;
-        check_allocation(Api::malloc_async, bytes, &ptr, bytes, native(stream));
+        on_device(stream.device(), [&] {
+            check_allocation(stream.device(), Api::malloc_async, bytes, &ptr, bytes,
+                             native(stream));
+        });
         return ptr;
     }
-    void deallocate_async(void* ptr, NativeStream stream) override {
-        call<Api>(Api::free_async, ptr, native(stream));
+    void deallocate_async(void* ptr, StreamView stream) override {
+        on_device(stream.device(), [&] { call<Api>(Api::free_async, ptr, native(stream)); });
     }
     [[nodiscard]] void* allocate_pinned(std::size_t bytes) override {
         void* ptr = nullptr;
-        check_allocation(Api::malloc_pinned, bytes, &ptr, bytes);
+        check_allocation(StreamView::any_device, Api::malloc_pinned, bytes, &ptr, bytes);
         return ptr;
     }
     void deallocate_pinned(void* ptr) override { call<Api>(Api::free_pinned, ptr); }
     void copy(void* dst, const void* src, std::size_t bytes) override {
         call<Api>(Api::memcpy, dst, src, bytes, Api::memcpy_default);
     }
-    void copy_async(void* dst, const void* src, std::size_t bytes, NativeStream stream) override {
-        call<Api>(Api::memcpy_async, dst, src, bytes, Api::memcpy_default, native(stream));
+    void copy_async(void* dst, const void* src, std::size_t bytes, StreamView stream) override {
+        on_device(stream.device(), [&] {
+            call<Api>(Api::memcpy_async, dst, src, bytes, Api::memcpy_default, native(stream));
+        });
     }
-    void fill_bytes_async(void* dst, int value, std::size_t bytes, NativeStream stream) override {
-        call<Api>(Api::memset_async, dst, value, bytes, native(stream));
+    void fill_bytes_async(void* dst, int value, std::size_t bytes, StreamView stream) override {
+        on_device(stream.device(),
+                  [&] { call<Api>(Api::memset_async, dst, value, bytes, native(stream)); });
     }
 
-    [[nodiscard]] NativeStream create_stream(bool non_blocking, int priority) override {
+    [[nodiscard]] NativeStream create_stream(int device, bool non_blocking, int priority) override {
         typename Api::stream_t stream{};
-        call<Api>(Api::stream_create, &stream, non_blocking ? Api::stream_non_blocking : 0U,
-                  priority);
+        on_device(device, [&] {
+            call<Api>(Api::stream_create, &stream, non_blocking ? Api::stream_non_blocking : 0U,
+                      priority);
+        });
         return stream;
     }
-    void destroy_stream(NativeStream stream) override {
-        call<Api>(Api::stream_destroy, native(stream));
+    void destroy_stream(StreamView stream) override {
+        on_device(stream.device(), [&] { call<Api>(Api::stream_destroy, native(stream)); });
     }
     [[nodiscard]] NativeStream per_thread_stream() const noexcept override {
         return Api::per_thread_stream();
     }
-    void synchronize_stream(NativeStream stream) override {
-        call<Api>(Api::stream_synchronize, native(stream));
+    void synchronize_stream(StreamView stream) override {
+        on_device(stream.device(), [&] { call<Api>(Api::stream_synchronize, native(stream)); });
     }
-    [[nodiscard]] bool stream_done(NativeStream stream) override {
-        return query(Api::stream_query, native(stream));
+    [[nodiscard]] bool stream_done(StreamView stream) override {
+        return on_device(stream.device(), [&] { return query(Api::stream_query, native(stream)); });
     }
-    void stream_wait_event(NativeStream stream, NativeEvent event) override {
-        call<Api>(Api::stream_wait_event, native(stream), native_event(event), 0U);
+    void stream_wait_event(StreamView stream, NativeEvent event) override {
+        on_device(stream.device(), [&] {
+            call<Api>(Api::stream_wait_event, native(stream), native_event(event), 0U);
+        });
     }
-    void launch_host_func(NativeStream stream, std::function<void()> function) override {
+    void launch_host_func(StreamView stream, std::function<void()> function) override {
         auto owned = std::make_unique<std::function<void()>>(std::move(function));
-        call<Api>(Api::launch_host_func, native(stream), owned.get());
+        on_device(stream.device(),
+                  [&] { call<Api>(Api::launch_host_func, native(stream), owned.get()); });
         (void)owned.release();  // the trampoline deletes it after running it
     }
 
-    [[nodiscard]] NativeEvent create_event(EventFlags flags) override {
+    [[nodiscard]] NativeEvent create_event(int device, EventFlags flags) override {
         unsigned native_flags = 0;
         native_flags |= flags.block ? Api::event_blocking_sync : 0U;
         native_flags |= flags.disable_timing ? Api::event_disable_timing : 0U;
         native_flags |= flags.interprocess ? Api::event_interprocess : 0U;
         typename Api::event_t event{};
-        call<Api>(Api::event_create, &event, native_flags);
+        on_device(device, [&] { call<Api>(Api::event_create, &event, native_flags); });
         return event;
     }
     void destroy_event(NativeEvent event) override {
         call<Api>(Api::event_destroy, native_event(event));
     }
-    void record_event(NativeEvent event, NativeStream stream) override {
-        call<Api>(Api::event_record, native_event(event), native(stream));
+    void record_event(NativeEvent event, StreamView stream) override {
+        on_device(stream.device(),
+                  [&] { call<Api>(Api::event_record, native_event(event), native(stream)); });
     }
     void synchronize_event(NativeEvent event) override {
         call<Api>(Api::event_synchronize, native_event(event));
@@ -194,31 +205,38 @@ public:
     void range_push(const char* name) noexcept override { Api::range_push(name); }
     void range_pop() noexcept override { Api::range_pop(); }
 
-    void begin_capture(NativeStream stream) override {
-        call<Api>(Api::begin_capture, native(stream), Api::capture_mode_relaxed);
+    void begin_capture(StreamView stream) override {
+        on_device(stream.device(), [&] {
+            call<Api>(Api::begin_capture, native(stream), Api::capture_mode_relaxed);
+        });
     }
-    [[nodiscard]] NativeGraph end_capture(NativeStream stream) override {
-        typename Api::graph_t graph{};
-        call<Api>(Api::end_capture, native(stream), &graph);
-        typename Api::graph_exec_t exec{};
-        const auto rc = Api::graph_instantiate(&exec, graph);
-        call<Api>(Api::graph_destroy, graph);
-        if (rc != Api::success) {
-            throw BackendError(Api::graph_instantiate.name, static_cast<int>(rc),
-                               Api::error_text(rc));
-        }
-        return exec;
+    [[nodiscard]] NativeGraph end_capture(StreamView stream) override {
+        return on_device(stream.device(), [&] {
+            typename Api::graph_t graph{};
+            call<Api>(Api::end_capture, native(stream), &graph);
+            typename Api::graph_exec_t exec{};
+            const auto rc = Api::graph_instantiate(&exec, graph);
+            call<Api>(Api::graph_destroy, graph);
+            if (rc != Api::success) {
+                throw BackendError(Api::graph_instantiate.name, static_cast<int>(rc),
+                                   Api::error_text(rc));
+            }
+            return static_cast<NativeGraph>(exec);
+        });
     }
-    void launch_graph(NativeGraph graph, NativeStream stream) override {
-        call<Api>(Api::graph_launch, static_cast<typename Api::graph_exec_t>(graph),
-                  native(stream));
+    void launch_graph(NativeGraph graph, StreamView stream) override {
+        on_device(stream.device(), [&] {
+            call<Api>(Api::graph_launch, static_cast<typename Api::graph_exec_t>(graph),
+                      native(stream));
+        });
     }
     void destroy_graph(NativeGraph graph) override {
         call<Api>(Api::graph_exec_destroy, static_cast<typename Api::graph_exec_t>(graph));
     }
 
     [[nodiscard]] bool blas_gemm(const GemmCall& call) override {
-        return Api::Blas::gemm(call, current_device());
+        const int device = stream_device(call.stream);
+        return on_device(device, [&] { return Api::Blas::gemm(call, device); });
     }
 
     [[nodiscard]] Collectives& collectives() override {
@@ -240,63 +258,115 @@ public:
         return detail::compile<typename Api::Rtc>(request);
     }
 
-    [[nodiscard]] NativeModule load_module(std::span<const char> image) override {
+    [[nodiscard]] NativeModule load_module(int device, std::span<const char> image) override {
         typename Api::module_t module{};
-        call<Api>(Api::load_module, &module, image.data());
+        on_device(device, [&] { call<Api>(Api::load_module, &module, image.data()); });
         return static_cast<NativeModule>(module);
     }
-    void unload_module(NativeModule module) override {
-        call<Api>(Api::unload_module, static_cast<typename Api::module_t>(module));
+    void unload_module(int device, NativeModule module) override {
+        on_device(device, [&] {
+            call<Api>(Api::unload_module, static_cast<typename Api::module_t>(module));
+        });
     }
-    [[nodiscard]] NativeFunction get_function(NativeModule module, const char* name) override {
+    [[nodiscard]] NativeFunction get_function(int device, NativeModule module,
+                                              const char* name) override {
         typename Api::function_t function{};
-        call<Api>(Api::get_function, &function, static_cast<typename Api::module_t>(module), name);
+        on_device(device, [&] {
+            call<Api>(Api::get_function, &function, static_cast<typename Api::module_t>(module),
+                      name);
+        });
         return static_cast<NativeFunction>(function);
     }
     void launch(NativeFunction function, const LaunchConfig& config, void** args) override {
-        call<Api>(Api::launch, static_cast<typename Api::function_t>(function), config, args);
+        on_device(config.stream.device(), [&] {
+            call<Api>(Api::launch, static_cast<typename Api::function_t>(function), config, args);
+        });
     }
     void launch_cooperative(NativeFunction function, const LaunchConfig& config,
                             void** args) override {
         if constexpr (Api::supports_cooperative_launch) {
-            call<Api>(Api::launch_cooperative, static_cast<typename Api::function_t>(function),
-                      config, args);
+            on_device(config.stream.device(), [&] {
+                call<Api>(Api::launch_cooperative, static_cast<typename Api::function_t>(function),
+                          config, args);
+            });
         } else {
             throw Error(std::string("kiln: cooperative launch of run-time compiled kernels is not "
                                     "supported by this ") +
                         std::string(to_string(Api::kind)) + " runtime");
         }
     }
-    [[nodiscard]] FunctionAttributes function_attributes(NativeFunction function) override {
+    [[nodiscard]] FunctionAttributes function_attributes(int device,
+                                                         NativeFunction function) override {
         FunctionAttributes attributes;
-        call<Api>(Api::function_attributes, &attributes,
-                  static_cast<typename Api::function_t>(function));
+        on_device(device, [&] {
+            call<Api>(Api::function_attributes, &attributes,
+                      static_cast<typename Api::function_t>(function));
+        });
         return attributes;
     }
-    void set_function_attribute(NativeFunction function, FunctionAttribute attribute,
+    void set_function_attribute(int device, NativeFunction function, FunctionAttribute attribute,
                                 int value) override {
-        call<Api>(Api::set_function_attribute, static_cast<typename Api::function_t>(function),
-                  attribute, value);
+        on_device(device, [&] {
+            call<Api>(Api::set_function_attribute, static_cast<typename Api::function_t>(function),
+                      attribute, value);
+        });
     }
-    [[nodiscard]] int max_active_blocks_per_multiprocessor(NativeFunction function, int block_size,
+    [[nodiscard]] int max_active_blocks_per_multiprocessor(int device, NativeFunction function,
+                                                           int block_size,
                                                            std::size_t shared_mem) override {
         int blocks = 0;
-        call<Api>(Api::occupancy, &blocks, static_cast<typename Api::function_t>(function),
-                  block_size, shared_mem);
+        on_device(device, [&] {
+            call<Api>(Api::occupancy, &blocks, static_cast<typename Api::function_t>(function),
+                      block_size, shared_mem);
+        });
         return blocks;
     }
-    [[nodiscard]] std::pair<void*, std::size_t> get_global(NativeModule module,
+    [[nodiscard]] std::pair<void*, std::size_t> get_global(int device, NativeModule module,
                                                            const char* name) override {
         void* address = nullptr;
         std::size_t bytes = 0;
-        call<Api>(Api::get_global, &address, &bytes, static_cast<typename Api::module_t>(module),
-                  name);
+        on_device(device, [&] {
+            call<Api>(Api::get_global, &address, &bytes,
+                      static_cast<typename Api::module_t>(module), name);
+        });
         return {address, bytes};
     }
 
 private:
-    static typename Api::stream_t native(NativeStream stream) {
-        return static_cast<typename Api::stream_t>(stream);
+    static typename Api::stream_t native(StreamView stream) {
+        return static_cast<typename Api::stream_t>(stream.native());
+    }
+
+    // The one place a device is made current: `body` runs under `device` (any_device: under
+    // whichever is current), and the caller's device is restored after, even when it throws.
+    template <class Body>
+    static decltype(auto) on_device(int device, Body&& body) {
+        if (device == StreamView::any_device) {
+            return body();
+        }
+        int previous = 0;
+        call<Api>(Api::get_device, &previous);
+        if (previous == device) {
+            return body();
+        }
+        call<Api>(Api::set_device, device);
+        const Restore restore(previous);
+        return body();
+    }
+    class Restore {
+    public:
+        explicit Restore(int device) : device_(device) {}
+        Restore(const Restore&) = delete;
+        Restore& operator=(const Restore&) = delete;
+        Restore(Restore&&) = delete;
+        Restore& operator=(Restore&&) = delete;
+        ~Restore() { (void)Api::set_device(device_); }
+
+    private:
+        int device_;
+    };
+    int stream_device(StreamView stream) {
+        return stream.device() == StreamView::any_device ? current_device() : stream.device();
     }
     static typename Api::event_t native_event(NativeEvent event) {
         return static_cast<typename Api::event_t>(event);
@@ -317,11 +387,11 @@ private:
 
     // A full device is OutOfMemory with the device's figures, not a generic BackendError.
     template <class E, class... Args>
-    void check_allocation(const E& entry, std::size_t bytes, Args... args) {
+    void check_allocation(int device, const E& entry, std::size_t bytes, Args... args) {
         const auto rc = entry(args...);
         if (rc == Api::out_of_memory) {
             (void)Api::get_last_error();  // clear the non-sticky error for later calls
-            const auto [free, total] = memory_info();
+            const auto [free, total] = memory_info(device);
             throw OutOfMemory(bytes, total - free, total);
         }
         if (rc != Api::success) {

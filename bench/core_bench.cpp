@@ -83,7 +83,7 @@ void copies(std::size_t bytes) {
         fn();
         return std::chrono::duration<double>(Clock::now() - start).count();
     };
-    auto* const native = stream.view().native();
+    const kiln::StreamView native = stream.view();
     std::vector<CopyPath> paths = {
         {"plain pinned cudaMemcpyAsync H2D (events)",
          [&] { return events([&] { gpu.copy_async(device.data(), pinned, bytes, native); }); }},

@@ -81,24 +81,26 @@ int run() {
         x[i] = static_cast<float>(i);
     }
     const std::size_t bytes = n * sizeof(float);
-    void* dx = backend.allocate(bytes);
-    void* dz = backend.allocate(bytes);
+    void* dx = backend.allocate(device.id(), bytes);
+    void* dz = backend.allocate(device.id(), bytes);
     backend.copy(dx, x.data(), bytes);
 
     auto module = backend.load_module(
+        device.id(),
         kiln::detail::compile_uncached({kernel_source(), "squared_diff", {}, {}}).image);
-    auto function = backend.get_function(module, "squared_diff");
+    auto function = backend.get_function(device.id(), module, "squared_diff");
     float scalar = y;
     int count = n;
     void* args[] = {&dx, &scalar, &dz, &count};
-    backend.launch(function, {{1, 1, 1}, {32, 1, 1}, 0, nullptr}, args);
+    backend.launch(function, {{1, 1, 1}, {32, 1, 1}, 0, kiln::StreamView{nullptr, device.id()}},
+                   args);
     device.synchronize();
 
     std::vector<float> z(n);
     backend.copy(z.data(), dz, bytes);
-    backend.unload_module(module);
-    backend.deallocate(dx);
-    backend.deallocate(dz);
+    backend.unload_module(device.id(), module);
+    backend.deallocate(device.id(), dx);
+    backend.deallocate(device.id(), dz);
 
     bool ok = true;
     std::cout << "(x - 5)^2 for x = 0..9: [";

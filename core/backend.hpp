@@ -36,7 +36,7 @@ struct LaunchConfig {
     Dim3 grid;
     Dim3 block;
     std::size_t shared_mem = 0;
-    NativeStream stream = nullptr;
+    StreamView stream;  // its device is the one the kernel runs on
 };
 
 // One of kiln's device headers, handed to the compiler by name with every program.
@@ -103,12 +103,16 @@ struct GemmCall {
     void* c = nullptr;
     long long c_stride = 0;
     int batch = 1;
-    NativeStream stream = nullptr;
+    StreamView stream;
     // Scratch for the BLAS, stream-ordered like the operands: one handle serves every stream.
     void* workspace = nullptr;
     std::size_t workspace_bytes = 0;
 };
 
+// Every call that acts on a device names it: a device index, or the device of the stream it is
+// given. The backend makes that device current for the vendor call and restores the caller's
+// after, in one place, so nothing above it depends on (or changes) the current device. A stream
+// of any_device runs under whichever device is current.
 class Backend {
 public:
     Backend() = default;
@@ -128,44 +132,49 @@ public:
     [[nodiscard]] virtual int device_count() = 0;
     [[nodiscard]] virtual std::string no_device_reason() = 0;
     [[nodiscard]] virtual DeviceProperties query_properties(int device) = 0;
+    // The calling thread's current device: read only where a public call starts.
     [[nodiscard]] virtual int current_device() = 0;
     virtual void set_device(int device) = 0;
-    virtual void synchronize_device() = 0;
+    virtual void synchronize_device(int device) = 0;
 
-    // Whether `device` can address `peer`'s memory directly, and making the current device able to
-    // (CUDA's peer access; one call per pair, again is no error).
+    // Whether `device` can address `peer`'s memory directly, and making it able to (CUDA's peer
+    // access; one call per pair, again is no error).
     [[nodiscard]] virtual bool can_access_peer(int device, int peer) = 0;
-    virtual void enable_peer_access(int peer) = 0;
+    virtual void enable_peer_access(int device, int peer) = 0;
 
     [[nodiscard]] virtual bool supports_memory_pools(int device) = 0;
-    // Free and total bytes of the current device.
-    [[nodiscard]] virtual std::pair<std::size_t, std::size_t> memory_info() = 0;
+    // Free and total bytes of `device`.
+    [[nodiscard]] virtual std::pair<std::size_t, std::size_t> memory_info(int device) = 0;
 
-    // Memory on the current device. allocate throws OutOfMemory when the device is full.
-    [[nodiscard]] virtual void* allocate(std::size_t bytes) = 0;
-    virtual void deallocate(void* ptr) = 0;
-    [[nodiscard]] virtual void* allocate_async(std::size_t bytes, NativeStream stream) = 0;
-    virtual void deallocate_async(void* ptr, NativeStream stream) = 0;
+    // Memory on a device. allocate throws OutOfMemory when the device is full.
+    [[nodiscard]] virtual void* allocate(int device, std::size_t bytes) = 0;
+    virtual void deallocate(int device, void* ptr) = 0;
+    [[nodiscard]] virtual void* allocate_async(std::size_t bytes, StreamView stream) = 0;
+    virtual void deallocate_async(void* ptr, StreamView stream) = 0;
     [[nodiscard]] virtual void* allocate_pinned(std::size_t bytes) = 0;
     virtual void deallocate_pinned(void* ptr) = 0;
     virtual void copy(void* dst, const void* src, std::size_t bytes) = 0;
-    virtual void copy_async(void* dst, const void* src, std::size_t bytes, NativeStream stream) = 0;
-    virtual void fill_bytes_async(void* dst, int value, std::size_t bytes, NativeStream stream) = 0;
+    // Between any two devices' memory, or host memory; the stream's device issues it.
+    virtual void copy_async(void* dst, const void* src, std::size_t bytes, StreamView stream) = 0;
+    virtual void fill_bytes_async(void* dst, int value, std::size_t bytes, StreamView stream) = 0;
 
-    // Streams on the current device. The null stream is the legacy default stream.
-    [[nodiscard]] virtual NativeStream create_stream(bool non_blocking, int priority) = 0;
-    virtual void destroy_stream(NativeStream stream) = 0;
+    // The null stream is the legacy default stream of the view's device.
+    [[nodiscard]] virtual NativeStream create_stream(int device, bool non_blocking,
+                                                     int priority) = 0;
+    virtual void destroy_stream(StreamView stream) = 0;
     [[nodiscard]] virtual NativeStream per_thread_stream() const noexcept = 0;
-    virtual void synchronize_stream(NativeStream stream) = 0;
-    [[nodiscard]] virtual bool stream_done(NativeStream stream) = 0;
-    virtual void stream_wait_event(NativeStream stream, NativeEvent event) = 0;
+    virtual void synchronize_stream(StreamView stream) = 0;
+    [[nodiscard]] virtual bool stream_done(StreamView stream) = 0;
+    // The event may belong to another device than the stream.
+    virtual void stream_wait_event(StreamView stream, NativeEvent event) = 0;
     // Runs `function` on a runtime thread once prior work on `stream` is done. It must not call
     // into the GPU runtime.
-    virtual void launch_host_func(NativeStream stream, std::function<void()> function) = 0;
+    virtual void launch_host_func(StreamView stream, std::function<void()> function) = 0;
 
-    [[nodiscard]] virtual NativeEvent create_event(EventFlags flags) = 0;
+    // An event of `device`, which only that device's streams may record.
+    [[nodiscard]] virtual NativeEvent create_event(int device, EventFlags flags) = 0;
     virtual void destroy_event(NativeEvent event) = 0;
-    virtual void record_event(NativeEvent event, NativeStream stream) = 0;
+    virtual void record_event(NativeEvent event, StreamView stream) = 0;
     virtual void synchronize_event(NativeEvent event) = 0;
     [[nodiscard]] virtual bool event_done(NativeEvent event) = 0;
     [[nodiscard]] virtual float elapsed_ms(NativeEvent start, NativeEvent end) = 0;
@@ -175,9 +184,9 @@ public:
     virtual void range_pop() noexcept = 0;
 
     // Capture of a stream's work into an executable graph (relaxed mode: the pool may allocate).
-    virtual void begin_capture(NativeStream stream) = 0;
-    [[nodiscard]] virtual NativeGraph end_capture(NativeStream stream) = 0;
-    virtual void launch_graph(NativeGraph graph, NativeStream stream) = 0;
+    virtual void begin_capture(StreamView stream) = 0;
+    [[nodiscard]] virtual NativeGraph end_capture(StreamView stream) = 0;
+    virtual void launch_graph(NativeGraph graph, StreamView stream) = 0;
     virtual void destroy_graph(NativeGraph graph) = 0;
 
     // Runs `call` through the vendor's BLAS and returns true; or returns false, running nothing,
@@ -197,22 +206,26 @@ public:
     // request, and where they were looked for.
     [[nodiscard]] virtual const ToolkitHeaders& toolkit_headers() = 0;
 
-    // Stage 3: loading onto the current device, and launching.
-    [[nodiscard]] virtual NativeModule load_module(std::span<const char> image) = 0;
-    virtual void unload_module(NativeModule module) = 0;
-    [[nodiscard]] virtual NativeFunction get_function(NativeModule module, const char* name) = 0;
+    // Stage 3: loading onto a device, and launching there. A module and its functions belong to
+    // the device they were loaded on; a launch runs on its stream's device.
+    [[nodiscard]] virtual NativeModule load_module(int device, std::span<const char> image) = 0;
+    virtual void unload_module(int device, NativeModule module) = 0;
+    [[nodiscard]] virtual NativeFunction get_function(int device, NativeModule module,
+                                                      const char* name) = 0;
     virtual void launch(NativeFunction function, const LaunchConfig& config, void** args) = 0;
     // All blocks resident at once, so they may synchronize with each other.
     virtual void launch_cooperative(NativeFunction function, const LaunchConfig& config,
                                     void** args) = 0;
-    [[nodiscard]] virtual FunctionAttributes function_attributes(NativeFunction function) = 0;
-    virtual void set_function_attribute(NativeFunction function, FunctionAttribute attribute,
-                                        int value) = 0;
-    [[nodiscard]] virtual int max_active_blocks_per_multiprocessor(NativeFunction function,
+    [[nodiscard]] virtual FunctionAttributes function_attributes(int device,
+                                                                 NativeFunction function) = 0;
+    virtual void set_function_attribute(int device, NativeFunction function,
+                                        FunctionAttribute attribute, int value) = 0;
+    [[nodiscard]] virtual int max_active_blocks_per_multiprocessor(int device,
+                                                                   NativeFunction function,
                                                                    int block_size,
                                                                    std::size_t shared_mem) = 0;
-    // A module's global variable: its device address and size.
-    [[nodiscard]] virtual std::pair<void*, std::size_t> get_global(NativeModule module,
+    // A module's global variable on `device`: its address and size.
+    [[nodiscard]] virtual std::pair<void*, std::size_t> get_global(int device, NativeModule module,
                                                                    const char* name) = 0;
 };
 

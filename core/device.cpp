@@ -87,8 +87,7 @@ const DeviceProperties& Device::properties() const {
 
 void Device::synchronize() const {
     const detail::ProfileRange range("kiln: device synchronize");
-    const DeviceGuard guard(*this);
-    detail::backend().synchronize_device();
+    detail::backend().synchronize_device(id_);
     detail::rethrow_unreported_error();
 }
 
@@ -102,8 +101,7 @@ void Device::enable_peer_access(const Device& peer) const {
                     " cannot access device " + std::to_string(peer.id()) + "'s memory" +
                     (peer.id() == id_ ? " (it is the same device)" : ""));
     }
-    const DeviceGuard guard(*this);
-    detail::backend().enable_peer_access(peer.id());
+    detail::backend().enable_peer_access(id_, peer.id());
 }
 
 DeviceGuard::DeviceGuard(const Device& device) : previous_(detail::backend().current_device()) {

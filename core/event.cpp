@@ -7,6 +7,7 @@
 #include <kiln/event.hpp>
 #include <kiln/stream.hpp>
 
+#include <string>
 #include <utility>
 
 namespace kiln {
@@ -22,8 +23,12 @@ EventFlags checked(EventFlags flags) {
 
 }  // namespace
 
-Event::Event(EventFlags flags)
-    : native_(detail::backend().create_event(checked(flags))), flags_(flags) {}
+Event::Event(EventFlags flags) : Event(Device::current(), flags) {}
+
+Event::Event(const Device& device, EventFlags flags)
+    : device_(device.id()), flags_(checked(flags)) {
+    native_ = detail::backend().create_event(device_, flags_);
+}
 
 Event::~Event() {
     if (!detail::process_exiting()) {
@@ -33,6 +38,7 @@ Event::~Event() {
 
 Event::Event(Event&& other) noexcept
     : native_(std::exchange(other.native_, nullptr)),
+      device_(other.device_),
       flags_(other.flags_),
       recorded_(other.recorded_) {}
 
@@ -40,6 +46,7 @@ Event& Event::operator=(Event&& other) noexcept {
     if (this != &other) {
         Event old(std::move(*this));
         native_ = std::exchange(other.native_, nullptr);
+        device_ = other.device_;
         flags_ = other.flags_;
         recorded_ = other.recorded_;
     }
@@ -51,7 +58,17 @@ void* Event::native() const {
 }
 
 void Event::record(StreamView stream) {
-    detail::backend().record_event(native(), stream.native());
+    void* const mine = native();
+    auto& gpu = detail::backend();
+    const int device =
+        stream.device() == StreamView::any_device ? gpu.current_device() : stream.device();
+    if (device != device_) {
+        void* moved = gpu.create_event(device, flags_);
+        native_ = moved;
+        gpu.destroy_event(mine);
+        device_ = device;
+    }
+    gpu.record_event(native(), StreamView{stream.native(), device});
     recorded_ = true;
 }
 
@@ -83,6 +100,11 @@ float elapsed_time(const Event& start, const Event& end) {
             throw Error(std::string("kiln: elapsed_time: the ") + which +
                         " event has not completed yet; synchronize it first");
         }
+    }
+    if (start.device() != end.device()) {
+        throw Error("kiln: elapsed_time: the start event was recorded on device " +
+                    std::to_string(start.device()) + " and the end event on device " +
+                    std::to_string(end.device()) + "; time with two events of one device");
     }
     return detail::backend().elapsed_ms(start.native(), end.native());
 }

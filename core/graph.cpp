@@ -1,4 +1,5 @@
 #include "backend.hpp"
+#include "call_context.hpp"
 #include "handle.hpp"
 #include "lifetime.hpp"
 
@@ -15,22 +16,25 @@ Graph::~Graph() {
     }
 }
 
-Graph::Graph(Graph&& other) noexcept : native_(std::exchange(other.native_, nullptr)) {}
+Graph::Graph(Graph&& other) noexcept
+    : native_(std::exchange(other.native_, nullptr)), device_(other.device_) {}
 
 Graph& Graph::operator=(Graph&& other) noexcept {
     if (this != &other) {
         Graph old(std::move(*this));
         native_ = std::exchange(other.native_, nullptr);
+        device_ = other.device_;
     }
     return *this;
 }
 
 void Graph::launch(StreamView stream) const {
-    detail::backend().launch_graph(detail::require_native(native_, "Graph"), stream.native());
+    detail::backend().launch_graph(detail::require_native(native_, "Graph"),
+                                   detail::call_stream("Graph.launch", device_, stream));
 }
 
 void Graph::launch() const {
-    launch(current_stream());
+    launch(detail::current_stream_of(device_));
 }
 
 }  // namespace kiln

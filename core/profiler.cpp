@@ -1,3 +1,5 @@
+#include "call_context.hpp"
+
 #include <kiln/device.hpp>
 #include <kiln/error.hpp>
 #include <kiln/event.hpp>
@@ -102,9 +104,9 @@ BenchmarkResult benchmark(const std::function<void()>& fn, int n_repeat, int n_w
     require(max_duration > 0, "max_duration must be a positive number of seconds, got " +
                                   std::to_string(max_duration));
 
-    // Asking for the device first makes a machine without one a NoDevice, not an event failure.
-    const int device = Device::current().id();
-    const StreamView on = stream.value_or(current_stream());
+    // The stream's device, else the current one; a machine without one is a NoDevice here.
+    const StreamView on = detail::call_context("profiler.benchmark", stream, std::nullopt);
+    const int device = on.device();
     // fn's own kiln calls default to the current stream: make it the timed one.
     const StreamGuard guard(on);
     for (int i = 0; i < n_warmup; ++i) {
@@ -113,8 +115,8 @@ BenchmarkResult benchmark(const std::function<void()>& fn, int n_repeat, int n_w
     synchronize(on);
 
     using clock = std::chrono::steady_clock;
-    Event start;
-    Event end;
+    Event start(Device{device});
+    Event end(Device{device});
     std::vector<double> cpu_times;
     std::vector<double> gpu_times;
     cpu_times.reserve(static_cast<std::size_t>(n_repeat));

@@ -1,4 +1,5 @@
 #include "backend.hpp"
+#include "call_context.hpp"
 #include "handle.hpp"
 #include "lifetime.hpp"
 #include "memory/pool_registry.hpp"
@@ -58,28 +59,46 @@ StreamView per_thread_stream() {
     return StreamView{detail::backend().per_thread_stream()};
 }
 
-StreamView current_stream() {
-    return current_slot(detail::backend().current_device());
+StreamView detail::current_stream_of(int device) {
+    const StreamView slot = current_slot(device);
+    return StreamView{slot.native(), device};
 }
+
+StreamView current_stream() {
+    return detail::current_stream_of(detail::backend().current_device());
+}
+
+namespace {
+// A stream named without its device is the current device's.
+StreamView on_its_device(StreamView stream) {
+    return stream.device() == StreamView::any_device
+               ? StreamView{stream.native(), detail::backend().current_device()}
+               : stream;
+}
+}  // namespace
 
 void synchronize(StreamView stream) {
     const detail::ProfileRange range("kiln: stream synchronize");
-    detail::backend().synchronize_stream(stream.native());
+    detail::backend().synchronize_stream(on_its_device(stream));
 }
 
 bool done(StreamView stream) {
-    return detail::backend().stream_done(stream.native());
+    return detail::backend().stream_done(on_its_device(stream));
 }
 
+// The event may be of another device: a stream may wait on any device's event.
 void wait_event(StreamView stream, const Event& event) {
-    detail::backend().stream_wait_event(stream.native(), event.native());
+    if (!event.recorded()) {
+        return;  // nothing to wait for, as on a GPU
+    }
+    detail::backend().stream_wait_event(on_its_device(stream), event.native());
 }
 
 void launch_host_func(StreamView stream, std::function<void()> function) {
     if (!function) {
         throw Error("kiln: launch_host_func: the function is empty");
     }
-    detail::backend().launch_host_func(stream.native(), std::move(function));
+    detail::backend().launch_host_func(on_its_device(stream), std::move(function));
 }
 
 namespace {
@@ -92,18 +111,18 @@ void adopt(void* native) {
 
 // Ends kiln's use of a stream: once its work is done, memory freed on it is idle. The pools
 // forget the stream even when its work failed, and the failure is rethrown after.
-void retire(void* native) {
+void retire(StreamView stream) {
     std::exception_ptr failure;
     try {
-        detail::backend().synchronize_stream(native);
+        detail::backend().synchronize_stream(stream);
     } catch (...) {
         failure = std::current_exception();
     }
     {
         const std::scoped_lock lock(retired_mutex);
-        retired().insert(native);
+        retired().insert(stream.native());
     }
-    detail::retire_stream_in_every_pool(StreamView{native});
+    detail::retire_stream_in_every_pool(stream);
     if (failure) {
         std::rethrow_exception(failure);
     }
@@ -111,24 +130,25 @@ void retire(void* native) {
 
 }  // namespace
 
-Stream::Stream(bool non_blocking, std::optional<int> priority) {
-    auto& backend = detail::backend();
-    device_ = Device(backend.current_device()).id();
-    priority_ = clamped_priority(Device(device_).properties(), priority);
-    native_ = backend.create_stream(non_blocking, priority_);
+Stream::Stream(bool non_blocking, std::optional<int> priority)
+    : Stream(Device::current(), non_blocking, priority) {}
+
+Stream::Stream(const Device& device, bool non_blocking, std::optional<int> priority)
+    : device_(device.id()), priority_(clamped_priority(device.properties(), priority)) {
+    native_ = detail::backend().create_stream(device_, non_blocking, priority_);
     adopt(native_);
 }
 
 Stream::~Stream() {
     if (!detail::process_exiting()) {
-        detail::release_quietly(native_, [](void* s) {
+        detail::release_quietly(native_, [device = device_](void* s) {
             // The stream goes even when its work failed; Device::synchronize reports the failure.
             try {
-                retire(s);
+                retire(StreamView{s, device});
             } catch (...) {
                 detail::keep_unreported_error(std::current_exception());
             }
-            detail::backend().destroy_stream(s);
+            detail::backend().destroy_stream(StreamView{s, device});
         });
     }
 }
@@ -149,25 +169,27 @@ Stream& Stream::operator=(Stream&& other) noexcept {
 }
 
 StreamView Stream::view() const {
-    return StreamView{detail::require_native(native_, "Stream")};
+    return StreamView{detail::require_native(native_, "Stream"), device_};
 }
 
 Event Stream::record() const {
-    const DeviceGuard guard{Device(device_)};  // an event belongs to its stream's device
     Event event;
     event.record(view());
     return event;
 }
 
 void Stream::begin_capture() const {
-    detail::backend().begin_capture(view().native());
+    detail::backend().begin_capture(view());
 }
 
 Graph Stream::end_capture() const {
-    return Graph(detail::backend().end_capture(view().native()));
+    return Graph(detail::backend().end_capture(view()), device_);
 }
 
-ExternalStream::ExternalStream(void* native) : native_(native) {
+ExternalStream::ExternalStream(void* native) : ExternalStream(native, Device::current()) {}
+
+ExternalStream::ExternalStream(void* native, const Device& device)
+    : native_(native), device_(device.id()) {
     if (native == nullptr) {
         throw Error(
             "kiln: ExternalStream: the handle is null; the null stream is null_stream(), "
@@ -178,27 +200,32 @@ ExternalStream::ExternalStream(void* native) : native_(native) {
 
 ExternalStream::~ExternalStream() {
     if (!detail::process_exiting()) {
-        detail::release_quietly(native_, retire);
+        detail::release_quietly(native_, [device = device_](void* s) {
+            retire(StreamView{s, device});
+        });
     }
 }
 
 ExternalStream::ExternalStream(ExternalStream&& other) noexcept
-    : native_(std::exchange(other.native_, nullptr)) {}
+    : native_(std::exchange(other.native_, nullptr)), device_(other.device_) {}
 
 ExternalStream& ExternalStream::operator=(ExternalStream&& other) noexcept {
     if (this != &other) {
         ExternalStream old(std::move(*this));
         native_ = std::exchange(other.native_, nullptr);
+        device_ = other.device_;
     }
     return *this;
 }
 
 StreamView ExternalStream::view() const {
-    return StreamView{detail::require_native(native_, "ExternalStream")};
+    return StreamView{detail::require_native(native_, "ExternalStream"), device_};
 }
 
 StreamGuard::StreamGuard(StreamView stream)
-    : device_(detail::backend().current_device()), previous_(current_slot(device_)) {
+    : device_(stream.device() == StreamView::any_device ? detail::backend().current_device()
+                                                        : stream.device()),
+      previous_(current_slot(device_)) {
     current_slot(device_) = stream;
 }
 

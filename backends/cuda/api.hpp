@@ -27,7 +27,7 @@ inline cudaError_t launch_kernel(cudaKernel_t kernel, const LaunchConfig& c, voi
     return cudaLaunchKernel(reinterpret_cast<const void*>(kernel),
                             dim3(c.grid.x, c.grid.y, c.grid.z),
                             dim3(c.block.x, c.block.y, c.block.z), args, c.shared_mem,
-                            static_cast<cudaStream_t>(c.stream));
+                            static_cast<cudaStream_t>(c.stream.native()));
 }
 
 inline cudaError_t launch_host_function(cudaStream_t stream, std::function<void()>* function) {
@@ -40,7 +40,7 @@ inline cudaError_t launch_cooperative_kernel(cudaKernel_t kernel, const LaunchCo
     return cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel),
                                        dim3(c.grid.x, c.grid.y, c.grid.z),
                                        dim3(c.block.x, c.block.y, c.block.z), args, c.shared_mem,
-                                       static_cast<cudaStream_t>(c.stream));
+                                       static_cast<cudaStream_t>(c.stream.native()));
 }
 
 inline cudaError_t kernel_attributes(FunctionAttributes* out, cudaKernel_t kernel) {

@@ -90,7 +90,8 @@ inline hipError_t module_global(void** address, std::size_t* bytes, hipModule_t 
 inline hipError_t launch_kernel(hipFunction_t function, const LaunchConfig& c, void** args) {
     return HipFunctions::module_launch_kernel(
         function, c.grid.x, c.grid.y, c.grid.z, c.block.x, c.block.y, c.block.z,
-        static_cast<unsigned>(c.shared_mem), static_cast<hipStream_t>(c.stream), args, nullptr);
+        static_cast<unsigned>(c.shared_mem), static_cast<hipStream_t>(c.stream.native()), args,
+        nullptr);
 }
 
 // HIPRTC's compile calls; the platform adds its code objects, targets and headers.

@@ -126,28 +126,44 @@ public:
         check_device(device);
         current_host_device = device;
     }
-    void synchronize_device() override { streams_.synchronize_all(); }
+    // The devices share their streams' workers, so each waits for all of them.
+    void synchronize_device(int device) override {
+        check_device(device);
+        streams_.synchronize_all();
+    }
 
-    // Every host device addresses the others' memory: it is all the same memory.
+    // Every host device addresses the others' memory: it is all the same memory. The tests
+    // declare them unreachable (KILN_HOST_PEER_ACCESS=0) to check that kiln refuses then.
     [[nodiscard]] bool can_access_peer(int device, int peer) override {
         check_device(device);
         check_device(peer);
-        return device != peer;
+        const auto setting = env::get("KILN_HOST_PEER_ACCESS");
+        return device != peer && (!setting || *setting != "0");
     }
-    void enable_peer_access(int peer) override { check_device(peer); }
+    void enable_peer_access(int device, int peer) override {
+        if (!can_access_peer(device, peer)) {
+            throw BackendError("enable_peer_access", invalid_value,
+                               "host device " + std::to_string(device) + " cannot access device " +
+                                   std::to_string(peer) + " (KILN_HOST_PEER_ACCESS=0)");
+        }
+    }
 
     [[nodiscard]] bool supports_memory_pools(int /*device*/) override { return false; }
-    [[nodiscard]] std::pair<std::size_t, std::size_t> memory_info() override {
+    [[nodiscard]] std::pair<std::size_t, std::size_t> memory_info(int device) override {
+        check_device(device);
         return host::memory_info();
     }
 
-    [[nodiscard]] void* allocate(std::size_t bytes) override { return host::allocate(bytes); }
-    void deallocate(void* ptr) override { host::deallocate(ptr); }
-    [[nodiscard]] void* allocate_async(std::size_t bytes, NativeStream /*stream*/) override {
+    [[nodiscard]] void* allocate(int device, std::size_t bytes) override {
+        check_device(device);
         return host::allocate(bytes);
     }
-    void deallocate_async(void* ptr, NativeStream stream) override {
-        (void)streams_.push(stream, [ptr] { host::deallocate(ptr); });
+    void deallocate(int /*device*/, void* ptr) override { host::deallocate(ptr); }
+    [[nodiscard]] void* allocate_async(std::size_t bytes, StreamView /*stream*/) override {
+        return host::allocate(bytes);
+    }
+    void deallocate_async(void* ptr, StreamView stream) override {
+        (void)streams_.push(stream.native(), [ptr] { host::deallocate(ptr); });
     }
     [[nodiscard]] void* allocate_pinned(std::size_t bytes) override {
         return host::allocate(bytes);
@@ -155,53 +171,67 @@ public:
     void deallocate_pinned(void* ptr) override { host::deallocate(ptr); }
     // Ordered like cudaMemcpy: after the legacy stream's work, and so every blocking stream's.
     void copy(void* dst, const void* src, std::size_t bytes) override {
-        copy_async(dst, src, bytes, nullptr);
+        copy_async(dst, src, bytes, StreamView{});
         streams_.synchronize(nullptr);
     }
     // Empty copies and fills may name null pointers, which memmove and memset must not get.
-    void copy_async(void* dst, const void* src, std::size_t bytes, NativeStream stream) override {
-        (void)streams_.push(stream, [=] {
+    void copy_async(void* dst, const void* src, std::size_t bytes, StreamView stream) override {
+        (void)streams_.push(stream.native(), [=] {
             if (bytes > 0) {
                 std::memmove(dst, src, bytes);
             }
         });
     }
-    void fill_bytes_async(void* dst, int value, std::size_t bytes, NativeStream stream) override {
-        (void)streams_.push(stream, [=] {
+    void fill_bytes_async(void* dst, int value, std::size_t bytes, StreamView stream) override {
+        (void)streams_.push(stream.native(), [=] {
             if (bytes > 0) {
                 std::memset(dst, value, bytes);
             }
         });
     }
 
-    [[nodiscard]] NativeStream create_stream(bool non_blocking, int /*priority*/) override {
-        return streams_.create(non_blocking);
+    [[nodiscard]] NativeStream create_stream(int device, bool non_blocking,
+                                             int /*priority*/) override {
+        check_device(device);
+        return streams_.create(device, non_blocking);
     }
-    void destroy_stream(NativeStream stream) override { streams_.destroy(stream); }
+    void destroy_stream(StreamView stream) override { streams_.destroy(stream.native()); }
     [[nodiscard]] NativeStream per_thread_stream() const noexcept override {
         return host::Streams::per_thread_handle();
     }
-    void synchronize_stream(NativeStream stream) override { streams_.synchronize(stream); }
-    [[nodiscard]] bool stream_done(NativeStream stream) override {
-        const auto queue = streams_.queue(stream);
+    void synchronize_stream(StreamView stream) override {
+        (void)device_of(stream);
+        streams_.synchronize(stream.native());
+    }
+    [[nodiscard]] bool stream_done(StreamView stream) override {
+        const auto queue = streams_.queue(stream.native());
         return queue->done(queue->last());
     }
-    void stream_wait_event(NativeStream stream, NativeEvent event) override {
-        host_event(event).make_wait(streams_, stream);
+    void stream_wait_event(StreamView stream, NativeEvent event) override {
+        host_event(event).make_wait(streams_, stream.native());
     }
-    void launch_host_func(NativeStream stream, std::function<void()> function) override {
-        (void)streams_.push(stream, std::move(function));
+    void launch_host_func(StreamView stream, std::function<void()> function) override {
+        (void)streams_.push(stream.native(), std::move(function));
     }
 
-    [[nodiscard]] NativeEvent create_event(EventFlags flags) override {
+    [[nodiscard]] NativeEvent create_event(int device, EventFlags flags) override {
         if (flags.interprocess) {
             throw Error("kiln: Event: the host backend has no interprocess events");
         }
-        return new HostEvent(flags);
+        check_device(device);
+        return new HostEvent(device, flags);
     }
     void destroy_event(NativeEvent event) override { delete &host_event(event); }
-    void record_event(NativeEvent event, NativeStream stream) override {
-        host_event(event).record(streams_, stream);
+    // As CUDA does, an event is recorded only on its own device's streams.
+    void record_event(NativeEvent event, StreamView stream) override {
+        HostEvent& host = host_event(event);
+        const int device = device_of(stream);
+        if (host.device() != device) {
+            throw BackendError("record_event", invalid_resource_handle,
+                               "an event of host device " + std::to_string(host.device()) +
+                                   " recorded on a stream of device " + std::to_string(device));
+        }
+        host.record(streams_, stream.native());
     }
     void synchronize_event(NativeEvent event) override { host_event(event).synchronize(); }
     [[nodiscard]] bool event_done(NativeEvent event) override { return host_event(event).done(); }
@@ -212,20 +242,20 @@ public:
     void range_push(const char* /*name*/) noexcept override {}
     void range_pop() noexcept override {}
 
-    void begin_capture(NativeStream stream) override {
-        if (stream == nullptr) {
+    void begin_capture(StreamView stream) override {
+        if (stream.is_default()) {
             throw Error("kiln: begin_capture: the legacy default stream cannot be captured");
         }
-        streams_.queue(stream)->begin_capture();
+        streams_.queue(stream.native())->begin_capture();
     }
-    [[nodiscard]] NativeGraph end_capture(NativeStream stream) override {
-        return new HostGraph{
-            std::make_shared<const std::vector<host::Task>>(streams_.queue(stream)->end_capture())};
+    [[nodiscard]] NativeGraph end_capture(StreamView stream) override {
+        return new HostGraph{std::make_shared<const std::vector<host::Task>>(
+            streams_.queue(stream.native())->end_capture())};
     }
     // One task, as a GPU launches a graph as one operation of its stream: no other thread's work
     // lands between the graph's tasks.
-    void launch_graph(NativeGraph graph, NativeStream stream) override {
-        (void)streams_.push(stream,
+    void launch_graph(NativeGraph graph, StreamView stream) override {
+        (void)streams_.push(stream.native(),
                             [tasks = static_cast<HostGraph*>(graph)->tasks] { run_graph(*tasks); });
     }
     void destroy_graph(NativeGraph graph) override { delete static_cast<HostGraph*>(graph); }
@@ -251,15 +281,28 @@ public:
 
     // A module's handle is its owner: unloading drops it, and the module goes once no queued
     // launch needs it.
-    [[nodiscard]] NativeModule load_module(std::span<const char> image) override {
-        return new std::shared_ptr<HostModule>(std::make_shared<HostModule>(image));
+    [[nodiscard]] NativeModule load_module(int device, std::span<const char> image) override {
+        check_device(device);
+        return new std::shared_ptr<HostModule>(std::make_shared<HostModule>(device, image));
     }
-    void unload_module(NativeModule module) override { delete &host_module(module); }
-    [[nodiscard]] NativeFunction get_function(NativeModule module, const char* name) override {
+    void unload_module(int /*device*/, NativeModule module) override {
+        delete &host_module(module);
+    }
+    [[nodiscard]] NativeFunction get_function(int /*device*/, NativeModule module,
+                                              const char* name) override {
         return host_module(module)->function(name);
     }
+    // As on a GPU, a module loaded on one device has no kernels on another device's streams.
     void launch(NativeFunction function, const LaunchConfig& config, void** args) override {
-        host::launch(streams_, *static_cast<HostFunction*>(function), config, args);
+        auto& host = *static_cast<HostFunction*>(function);
+        const int device = device_of(config.stream);
+        if (host.module->device() != device) {
+            throw BackendError("launch", invalid_resource_handle,
+                               "kernel '" + host.name + "' of a module loaded on host device " +
+                                   std::to_string(host.module->device()) +
+                                   " launched on a stream of device " + std::to_string(device));
+        }
+        host::launch(streams_, host, config, args);
     }
     // The blocks of a cooperative launch must all run at once: one per pool thread at most.
     // There is no grid-wide barrier to wait at (cooperative groups are a toolkit header).
@@ -278,20 +321,22 @@ public:
         }
         launch(function, config, args);
     }
-    [[nodiscard]] FunctionAttributes function_attributes(NativeFunction /*function*/) override {
+    [[nodiscard]] FunctionAttributes function_attributes(int /*device*/,
+                                                         NativeFunction /*function*/) override {
         FunctionAttributes attributes;
         attributes.max_threads_per_block = 1024;
         attributes.max_dynamic_shared_size_bytes = static_cast<int>(host::shared_memory_per_block);
         return attributes;
     }
-    void set_function_attribute(NativeFunction /*function*/, FunctionAttribute /*attribute*/,
-                                int /*value*/) override {}
-    [[nodiscard]] int max_active_blocks_per_multiprocessor(NativeFunction /*function*/,
+    void set_function_attribute(int /*device*/, NativeFunction /*function*/,
+                                FunctionAttribute /*attribute*/, int /*value*/) override {}
+    [[nodiscard]] int max_active_blocks_per_multiprocessor(int /*device*/,
+                                                           NativeFunction /*function*/,
                                                            int /*block_size*/,
                                                            std::size_t /*shared_mem*/) override {
         return 1;
     }
-    [[nodiscard]] std::pair<void*, std::size_t> get_global(NativeModule module,
+    [[nodiscard]] std::pair<void*, std::size_t> get_global(int /*device*/, NativeModule module,
                                                            const char* name) override {
         return host_module(module)->global(name);
     }
@@ -300,6 +345,25 @@ private:
     static HostEvent& host_event(NativeEvent event) { return *static_cast<HostEvent*>(event); }
     static std::shared_ptr<HostModule>& host_module(NativeModule module) {
         return *static_cast<std::shared_ptr<HostModule>*>(module);
+    }
+
+    // CUDA's codes for the same faults, so that messages read alike.
+    static constexpr int invalid_value = 1;
+    static constexpr int invalid_resource_handle = 400;
+
+    // The device a stream belongs to: a created stream's own, else the view's, else the current.
+    int device_of(StreamView stream) {
+        const int made_on = streams_.device(stream.native());
+        if (made_on >= 0) {
+            if (stream.device() != StreamView::any_device && stream.device() != made_on) {
+                throw BackendError("stream", invalid_resource_handle,
+                                   "a stream of host device " + std::to_string(made_on) +
+                                       " named as one of device " +
+                                       std::to_string(stream.device()));
+            }
+            return made_on;
+        }
+        return stream.device() == StreamView::any_device ? current_host_device : stream.device();
     }
 
     void check_device(int device) {

@@ -15,7 +15,9 @@ namespace kiln::detail::host {
 
 class HostEvent {
 public:
-    explicit HostEvent(EventFlags flags) : flags_(flags) {}
+    HostEvent(int device, EventFlags flags) : device_(device), flags_(flags) {}
+
+    [[nodiscard]] int device() const noexcept { return device_; }
 
     // Marks the stream's work queued so far; the stream stamps the time when it gets there.
     void record(Streams& streams, void* stream);
@@ -39,6 +41,7 @@ private:
 
     [[nodiscard]] std::shared_ptr<Mark> mark() const;
 
+    int device_;
     EventFlags flags_;
     mutable std::mutex mutex_;
     std::shared_ptr<Mark> mark_;

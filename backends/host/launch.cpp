@@ -60,19 +60,20 @@ void launch(Streams& streams, const HostFunction& function, const LaunchConfig& 
     auto arguments = std::make_shared<const ArgumentCopy>(*function.descriptor, args);
     const LaunchGrid grid{{g.x, g.y, g.z}, {b.x, b.y, b.z}, config.shared_mem, 0, 0,
                           &block_runtime()};
-    (void)streams.push(config.stream, [&function, module = function.module->shared_from_this(),
-                                       arguments, grid, blocks] {
-        try {
-            ThreadPool::instance().run(blocks, [&](std::int64_t first, std::int64_t end) {
-                LaunchGrid part = grid;
-                part.first = static_cast<unsigned long long>(first);
-                part.end = static_cast<unsigned long long>(end);
-                function.descriptor->entry(arguments->pointers(), &part);
-            });
-        } catch (const std::exception& e) {
-            throw BackendError("host kernel '" + function.name + "'", -1, e.what());
-        }
-    });
+    (void)streams.push(
+        config.stream.native(),
+        [&function, module = function.module->shared_from_this(), arguments, grid, blocks] {
+            try {
+                ThreadPool::instance().run(blocks, [&](std::int64_t first, std::int64_t end) {
+                    LaunchGrid part = grid;
+                    part.first = static_cast<unsigned long long>(first);
+                    part.end = static_cast<unsigned long long>(end);
+                    function.descriptor->entry(arguments->pointers(), &part);
+                });
+            } catch (const std::exception& e) {
+                throw BackendError("host kernel '" + function.name + "'", -1, e.what());
+            }
+        });
 }
 
 }  // namespace kiln::detail::host

@@ -58,7 +58,7 @@ void write_all(int fd, std::span<const char> bytes) {
 
 }  // namespace
 
-HostModule::HostModule(std::span<const char> image) {
+HostModule::HostModule(int device, std::span<const char> image) : device_(device) {
     // A name of its own for every module the process loads: dlopen returns the module already
     // loaded under a name rather than load another.
     static std::atomic<unsigned long long> loaded{0};

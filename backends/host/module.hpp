@@ -28,13 +28,15 @@ struct HostFunction {
 class HostModule : public std::enable_shared_from_this<HostModule> {
 public:
     // Throws BackendError naming dlopen's message when the image does not load.
-    explicit HostModule(std::span<const char> image);
+    HostModule(int device, std::span<const char> image);
     ~HostModule();
     HostModule(const HostModule&) = delete;
     HostModule& operator=(const HostModule&) = delete;
     HostModule(HostModule&&) = delete;
     HostModule& operator=(HostModule&&) = delete;
 
+    // The device it was loaded on: its kernels run on that device's streams only.
+    [[nodiscard]] int device() const noexcept { return device_; }
     // The kernel `name`, looked up once; BackendError when the module has none, or its
     // descriptor is of another ABI version.
     [[nodiscard]] HostFunction* function(const std::string& name);
@@ -42,6 +44,7 @@ public:
     [[nodiscard]] std::pair<void*, std::size_t> global(const std::string& name) const;
 
 private:
+    int device_;
     void* handle_ = nullptr;
     std::mutex mutex_;
     std::map<std::string, std::unique_ptr<HostFunction>, std::less<>> functions_;

@@ -327,7 +327,7 @@ void run(Operations& operations) noexcept {
 
 void launch(NativeStream stream, Operations operations) {
     auto shared = std::make_shared<Operations>(std::move(operations));
-    backend().launch_host_func(stream, [shared] { run(*shared); });
+    backend().launch_host_func(StreamView{stream}, [shared] { run(*shared); });
 }
 
 }  // namespace
@@ -515,10 +515,12 @@ Progress MpiCollectives::group_end() {
         }
         operations.push_back(std::move(operation));
     }
-    const auto order = [&b](NativeStream from, NativeStream to) {
-        NativeEvent event = b.create_event({.disable_timing = true});
-        b.record_event(event, from);
-        b.stream_wait_event(to, event);
+    // One rank per process, on the current device: its streams are all that device's.
+    const int device = b.current_device();
+    const auto order = [&b, device](NativeStream from, NativeStream to) {
+        NativeEvent event = b.create_event(device, {.disable_timing = true});
+        b.record_event(event, StreamView{from, device});
+        b.stream_wait_event(StreamView{to, device}, event);
         b.destroy_event(event);
     };
     for (NativeStream other : others) {

@@ -17,6 +17,7 @@ namespace {
 // share one sentinel handle, so these only name created streams.
 struct Handle {
     std::shared_ptr<StreamQueue> queue;
+    int device = 0;
 };
 
 // CUDA's cudaStreamPerThread value, which no allocation returns.
@@ -56,8 +57,9 @@ void* Streams::per_thread_handle() noexcept {
     return per_thread;
 }
 
-void* Streams::create(bool non_blocking) {
-    auto handle = std::make_unique<Handle>(Handle{std::make_shared<StreamQueue>(!non_blocking)});
+void* Streams::create(int device, bool non_blocking) {
+    auto handle =
+        std::make_unique<Handle>(Handle{std::make_shared<StreamQueue>(!non_blocking), device});
     const std::scoped_lock lock(mutex_);
     streams_.push_back(handle->queue);
     handles_.insert(handle.get());
@@ -99,6 +101,18 @@ std::shared_ptr<StreamQueue> Streams::queue(void* handle) {
                     "stream?), or destroyed");
     }
     return static_cast<Handle*>(handle)->queue;
+}
+
+int Streams::device(void* handle) {
+    if (handle == nullptr || handle == per_thread) {
+        return -1;
+    }
+    const std::scoped_lock lock(mutex_);
+    if (!handles_.contains(handle)) {
+        throw Error("kiln: stream " + handle_text(handle) +
+                    " is not a host stream: not made by the host backend, or destroyed");
+    }
+    return static_cast<Handle*>(handle)->device;
 }
 
 std::shared_ptr<StreamQueue> Streams::per_thread_queue() {

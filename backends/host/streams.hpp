@@ -19,7 +19,10 @@ public:
     // The handle of each thread's per-thread default stream (CUDA's cudaStreamPerThread).
     [[nodiscard]] static void* per_thread_handle() noexcept;
 
-    [[nodiscard]] void* create(bool non_blocking);
+    [[nodiscard]] void* create(int device, bool non_blocking);
+    // The device a created stream was made on; -1 for the legacy and per-thread handles, which
+    // every device shares here.
+    [[nodiscard]] int device(void* handle);
     // Forgets the handle, then waits for the work already queued on it. Error for a handle this
     // backend did not create or already destroyed.
     void destroy(void* handle);

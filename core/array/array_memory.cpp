@@ -13,7 +13,7 @@
 namespace kiln::detail {
 
 std::shared_ptr<void> allocate_array_memory(std::size_t bytes, StreamView stream) {
-    MemoryResource& resource = get_allocator();
+    MemoryResource& resource = get_allocator(stream.device());
     void* ptr = resource.allocate(bytes, stream);
     return {ptr, [&resource, bytes, stream](void* p) {
                 if (p == nullptr || process_exiting()) {
@@ -70,7 +70,7 @@ void release_staging(void* buffer, std::size_t bytes) {
 }
 
 void release_staging_after(void* buffer, std::size_t bytes, StreamView stream) {
-    Event done({.disable_timing = true});
+    Event done(Device(stream.device()), {.disable_timing = true});
     done.record(stream);
     const std::scoped_lock lock(staging_mutex);
     in_flight().push_back({buffer, bytes, std::move(done)});

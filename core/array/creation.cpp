@@ -16,13 +16,12 @@ namespace detail {
 ndarray empty_on(const Shape& shape, DType dtype, StreamView stream) {
     auto layout = c_contiguous(shape, itemsize(dtype), "empty");
     const auto bytes = static_cast<std::size_t>(layout.size()) * itemsize(dtype);
-    const int device = backend().current_device();
     return {allocate_array_memory(bytes, stream),
             dtype,
             std::move(layout.shape),
             std::move(layout.strides),
             0,
-            device};
+            stream.device()};
 }
 
 }  // namespace detail
@@ -32,9 +31,10 @@ ndarray empty(const Shape& shape, DType dtype) {
 }
 
 ndarray zeros(const Shape& shape, DType dtype) {
-    ndarray a = empty(shape, dtype);
+    const StreamView stream = current_stream();
+    ndarray a = detail::empty_on(shape, dtype, stream);
     if (a.nbytes() > 0) {
-        detail::backend().fill_bytes_async(a.data(), 0, a.nbytes(), current_stream().native());
+        detail::backend().fill_bytes_async(a.data(), 0, a.nbytes(), stream);
     }
     return a;
 }
@@ -93,9 +93,10 @@ ndarray arange(std::int64_t start, std::int64_t stop, std::int64_t step, DType d
     const wide span = static_cast<wide>(stop) - start;
     const wide rounded = (span + step + (step > 0 ? -1 : 1)) / step;
     const auto count = static_cast<std::int64_t>(std::max<wide>(0, rounded));
-    ndarray a = empty({count}, dtype);
+    const StreamView stream = current_stream();
+    ndarray a = detail::empty_on({count}, dtype, stream);
     detail::arange_elements(a.data(), dtype, count, static_cast<double>(start),
-                            static_cast<double>(step), current_stream());
+                            static_cast<double>(step), stream);
     return a;
 }
 
@@ -110,8 +111,9 @@ ndarray arange(double start, double stop, double step, DType dtype) {
         throw ShapeError("kiln: arange: " + std::to_string(exact) + " elements is too many");
     }
     const auto count = static_cast<std::int64_t>(exact);
-    ndarray a = empty({count}, dtype);
-    detail::arange_elements(a.data(), dtype, count, start, step, current_stream());
+    const StreamView stream = current_stream();
+    ndarray a = detail::empty_on({count}, dtype, stream);
+    detail::arange_elements(a.data(), dtype, count, start, step, stream);
     return a;
 }
 
@@ -119,8 +121,9 @@ ndarray linspace(double start, double stop, std::int64_t num, bool endpoint, DTy
     if (num < 0) {
         throw Error("kiln: linspace: num must be non-negative (got " + std::to_string(num) + ")");
     }
-    ndarray a = empty({num}, dtype);
-    detail::linspace_elements(a.data(), dtype, num, start, stop, endpoint, current_stream());
+    const StreamView stream = current_stream();
+    ndarray a = detail::empty_on({num}, dtype, stream);
+    detail::linspace_elements(a.data(), dtype, num, start, stop, endpoint, stream);
     return a;
 }
 

@@ -1,4 +1,5 @@
 #include "../backend.hpp"
+#include "../call_context.hpp"
 #include "../kernels/builtin/builtin_kernels.hpp"
 #include "../routines/copy_into.hpp"
 #include "array_layout.hpp"
@@ -70,21 +71,19 @@ ndarray ndarray::to_device(const Device& device) const {
     if (device.id() == device_) {
         return *this;
     }
-    const DeviceGuard guard{device};
-    return detail::copy_from_device(*this, current_stream());
+    return detail::copy_from_device(*this, detail::current_stream_of(device.id()));
 }
 
 ndarray ndarray::astype(DType dtype, bool copy) const {
     if (dtype == dtype_ && !copy) {
         return *this;
     }
-    const DeviceGuard guard{Device(device_)};
-    return detail::astype_on(*this, dtype, current_stream());
+    return detail::astype_on(*this, dtype, detail::current_stream_of(device_));
 }
 
 void ndarray::fill(const Scalar& value) {
-    const DeviceGuard guard{Device(device_)};
-    detail::fill_elements(shape_, {data(), dtype_, strides_}, value, current_stream());
+    detail::fill_elements(shape_, {data(), dtype_, strides_}, value,
+                          detail::current_stream_of(device_));
 }
 
 ndarray broadcast_to(const ndarray& a, const Shape& shape) {
@@ -104,7 +103,7 @@ namespace detail {
 ndarray astype_on(const ndarray& a, DType dtype, StreamView stream) {
     ndarray out = empty_on(a.shape(), dtype, stream);
     if (dtype == a.dtype() && a.c_contiguous()) {
-        backend().copy_async(out.data(), a.data(), a.nbytes(), stream.native());
+        backend().copy_async(out.data(), a.data(), a.nbytes(), stream);
     } else {
         copy_elements(a.shape(), {out.data(), dtype, out.strides()},
                       {a.data(), a.dtype(), a.strides()}, stream);

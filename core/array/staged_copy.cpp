@@ -18,12 +18,12 @@ public:
     EventQueue(StreamView stream, std::size_t slots) : stream_(stream) {
         events_.reserve(slots);
         for (std::size_t i = 0; i < slots; ++i) {
-            events_.emplace_back(EventFlags{.disable_timing = true});
+            events_.emplace_back(Device(stream.device()), EventFlags{.disable_timing = true});
         }
     }
 
     void copy(void* target, const void* source, std::size_t bytes) override {
-        backend().copy_async(target, source, bytes, stream_.native());
+        backend().copy_async(target, source, bytes, stream_);
     }
     void mark(std::size_t slot) override { events_.at(slot).record(stream_); }
     void wait(std::size_t slot) override { events_.at(slot).synchronize(); }

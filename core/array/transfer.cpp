@@ -1,5 +1,6 @@
 // Host <-> device transfers of ndarrays.
 #include "../backend.hpp"
+#include "../call_context.hpp"
 #include "../kernels/builtin/builtin_kernels.hpp"
 #include "../profiling.hpp"
 #include "array_memory.hpp"
@@ -36,12 +37,11 @@ void ndarray::to_host(void* out, std::size_t count, DType type,
         return;
     }
     const detail::ProfileRange range("kiln: copy to host");
-    const DeviceGuard guard{Device(device_)};
-    const StreamView on = stream.value_or(current_stream());
+    const StreamView on = detail::call_stream("ndarray.get", device_, stream);
     const ndarray source = c_contiguous() ? *this : detail::astype_on(*this, dtype_, on);
     if (stream) {
         // Into the caller's buffer directly: truly asynchronous when that buffer is pinned.
-        detail::backend().copy_async(out, source.data(), nbytes(), on.native());
+        detail::backend().copy_async(out, source.data(), nbytes(), on);
     } else {
         detail::staged_download(out, source.data(), nbytes(), on);
     }
@@ -54,8 +54,7 @@ void ndarray::from_host(const void* values, std::size_t count, DType type,
         return;
     }
     const detail::ProfileRange range("kiln: copy from host");
-    const DeviceGuard guard{Device(device_)};
-    const StreamView on = stream.value_or(current_stream());
+    const StreamView on = detail::call_stream("ndarray.set", device_, stream);
     const ndarray target = c_contiguous() ? *this : detail::empty_on(shape_, dtype_, on);
     detail::staged_upload(target.data(), values, nbytes(), on);
     if (!c_contiguous()) {

@@ -2,17 +2,19 @@
 
 #include "compile_cache.hpp"
 
+#include <kiln/device.hpp>
+
 #include <map>
 #include <mutex>
 
 namespace kiln::detail {
 
-LoadedModule cached_module(const Program& program) {
+LoadedModule cached_module(int device, const Program& program) {
     static std::mutex mutex;
     static auto& modules = *new std::map<std::pair<int, std::string>, LoadedModule>();
     auto& gpu = backend();
-    const CompileRequest request = resolve(program);
-    std::pair<int, std::string> key{gpu.current_device(), request.key};
+    const CompileRequest request = resolve(program, Device(device).properties().arch);
+    std::pair<int, std::string> key{device, request.key};
     {
         const std::scoped_lock lock(mutex);
         if (auto found = modules.find(key); found != modules.end()) {
@@ -23,7 +25,7 @@ LoadedModule cached_module(const Program& program) {
     // threads racing on one program both load it; the first kept serves every later call, and
     // the other is unloaded.
     auto binary = CompileCache::instance().get(request);
-    LoadedModule loaded{gpu.load_module(binary.image), std::move(binary.lowered_names)};
+    LoadedModule loaded{gpu.load_module(device, binary.image), std::move(binary.lowered_names)};
     NativeModule loser = loaded.module;
     LoadedModule kept;
     {
@@ -35,13 +37,13 @@ LoadedModule cached_module(const Program& program) {
         }
     }
     if (loser != nullptr) {
-        gpu.unload_module(loser);
+        gpu.unload_module(device, loser);
     }
     return kept;
 }
 
-NativeFunction module_function(const Program& program, const std::string& name) {
-    return backend().get_function(cached_module(program).module, name.c_str());
+NativeFunction module_function(int device, const Program& program, const std::string& name) {
+    return backend().get_function(device, cached_module(device, program).module, name.c_str());
 }
 
 }  // namespace kiln::detail

@@ -19,11 +19,12 @@ struct LoadedModule {
     std::vector<std::pair<std::string, std::string>> lowered_names;
 };
 
-// `program` compiled for the current device and loaded on it, once per device and process.
-[[nodiscard]] LoadedModule cached_module(const Program& program);
+// `program` compiled for `device` and loaded on it, once per device and process.
+[[nodiscard]] LoadedModule cached_module(int device, const Program& program);
 
-// The function `name` of `program`'s module on the current device. Callers that launch it again
-// keep the handle (kernels keep theirs per variant) rather than looking it up per launch.
-[[nodiscard]] NativeFunction module_function(const Program& program, const std::string& name);
+// The function `name` of `program`'s module on `device`. Callers that launch it again keep the
+// handle (kernels keep theirs per device and variant) rather than looking it up per launch.
+[[nodiscard]] NativeFunction module_function(int device, const Program& program,
+                                             const std::string& name);
 
 }  // namespace kiln::detail

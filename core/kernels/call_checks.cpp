@@ -1,5 +1,6 @@
 #include "call_checks.hpp"
 
+#include "../call_context.hpp"
 #include "../layout.hpp"
 
 #include <kiln/error.hpp>
@@ -61,10 +62,13 @@ void check_dtype(const std::string& prefix, const char* role, const std::string&
 
 void check_device(const std::string& prefix, const std::string& name, const ndarray& array,
                   std::optional<int> device) {
-    if (array.device() != device) {
+    if (!device) {
+        return;  // only the source is wanted: nothing runs
+    }
+    if (!reachable(*device, array.device())) {
         throw Error(prefix + "argument '" + name + "' is on device " +
-                    std::to_string(array.device()) + " but the kernel runs on device " +
-                    std::to_string(device.value_or(-1)));
+                    std::to_string(array.device()) + ", which device " + std::to_string(*device) +
+                    " (where the kernel runs) cannot access; move it there with to_device");
     }
 }
 

@@ -30,7 +30,8 @@ namespace kiln::detail {
     std::span<const Argument> args, std::span<const ndarray> outputs);
 
 // An array argument's dtype and device. `role` is "input" or "output"; `device` is the device the
-// kernel runs on (none without a device: then any array is on another one).
+// kernel runs on (none when only the source is wanted). An array on another device is CuPy's
+// case: used through peer access where the devices allow it, an Error where they do not.
 void check_array(const std::string& prefix, const char* role, const std::string& name,
                  const ndarray& array, DType dtype, std::optional<int> device);
 void check_dtype(const std::string& prefix, const char* role, const std::string& name,

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "../backend.hpp"
+#include "../call_context.hpp"
 #include "kernel_launcher.hpp"
 #include "recorded_call.hpp"
 #include "shared_definitions.hpp"
@@ -33,8 +34,11 @@ concept KernelClass = requires(const typename C::Definition& definition,
                                typename C::Call& call, const typename C::Compiled& compiled,
                                CallSignature& signature, KernelLauncher& launcher,
                                StreamView stream) {
-    // Throws, naming the kernel and the argument, for a call that does not fit the definition.
-    { C::prepare(definition, args, options) } -> std::same_as<typename C::Call>;
+    // Throws, naming the kernel and the argument, for a call that does not fit the definition
+    // or whose arrays `device` (none: only the source is wanted) cannot reach.
+    {
+        C::prepare(definition, args, options, std::optional<int>())
+        } -> std::same_as<typename C::Call>;
     // Adds the call options that decide the launches to the arguments' signature.
     C::sign(signature, options);
     // Outputs passed apart from the arguments (ReductionKernel's out=), for a replay.
@@ -45,7 +49,7 @@ concept KernelClass = requires(const typename C::Definition& definition,
     { C::launches_nothing(call) } -> std::same_as<bool>;
     { C::variant_key(call) } -> std::same_as<std::string>;
     { C::source(definition, call) } -> std::same_as<std::string>;
-    { C::compile(definition, call) } -> std::same_as<typename C::Compiled>;
+    { C::compile(definition, call, 0) } -> std::same_as<typename C::Compiled>;
     C::launch(definition, call, compiled, launcher);
     { C::outputs(definition, std::move(call)) } -> std::same_as<std::vector<ndarray>>;
 };
@@ -74,35 +78,41 @@ public:
     // an array.
     [[nodiscard]] std::string source(std::span<const Argument> args,
                                      const typename C::Options& options) const {
-        return C::source(definition_, C::prepare(definition_, args, options));
+        return C::source(definition_,
+                         C::prepare(definition_, args, options,
+                                    first_array_device(args, C::passed_outputs(options))));
     }
 
-    // Runs a call on options.stream (default: the current stream); returns its outputs.
+    // Runs a call on options.stream, else on the current stream of the first array's device;
+    // returns its outputs.
     std::vector<ndarray> call(std::span<const Argument> args, const typename C::Options& options) {
-        const StreamView stream = options.stream.value_or(current_stream());
-        const std::optional<int> device = current_device_if_any();
-        CallSignature signature;
-        if (device) {
-            signature = CallSignature(*device, args);
-            C::sign(signature, options);
-            if (const auto recorded = calls_.find(signature)) {
-                return replay(*recorded, args, C::passed_outputs(options), stream);
-            }
+        const StreamView stream = call_context(
+            definition_.name, options.stream, first_array_device(args, C::passed_outputs(options)));
+        const int device = stream.device();
+        CallSignature signature(device, args);
+        C::sign(signature, options);
+        // A call that reaches another device's memory is checked again every time (prepare).
+        if (const auto found = calls_.find(signature);
+            found && all_on_device(args, C::passed_outputs(options), device)) {
+            return replay(*found, args, C::passed_outputs(options), stream);
         }
-        typename C::Call call = C::prepare(definition_, args, options);
+        typename C::Call call = C::prepare(definition_, args, options, device);
+        CrossDeviceOrder order(stream);
+        for (const int other : other_devices(args, C::passed_outputs(options), device)) {
+            order.after(other);
+        }
         C::allocate_outputs(definition_, call, stream);
         auto recorded = std::make_shared<RecordedCall>(C::describe(definition_, call));
         recorded->signature = signature;
         if (!C::launches_nothing(call)) {
-            const typename C::Compiled compiled =
-                variants_.get(backend().current_device(), C::variant_key(call),
-                              [&] { return C::compile(definition_, call); });
+            const typename C::Compiled compiled = variants_.get(device, C::variant_key(call), [&] {
+                return C::compile(definition_, call, device);
+            });
             KernelLauncher launcher(*recorded, stream);
             C::launch(definition_, call, compiled, launcher);
         }
-        if (device) {
-            calls_.add(std::move(recorded));
-        }
+        order.done();
+        calls_.add(std::move(recorded));
         return C::outputs(definition_, std::move(call));
     }
 

@@ -12,7 +12,7 @@ namespace kiln::detail {
 KernelLauncher::KernelLauncher(RecordedCall& record, StreamView stream)
     : record_(record),
       stream_(stream),
-      multiprocessors_(Device::current().properties().multiprocessor_count),
+      multiprocessors_(Device(stream.device()).properties().multiprocessor_count),
       range_(record.kernel.c_str()) {}
 
 void* KernelLauncher::scratch(std::int64_t bytes) {
@@ -23,7 +23,7 @@ void* KernelLauncher::scratch(std::int64_t bytes) {
 
 void KernelLauncher::launch(NativeFunction function, Dim3 grid, Dim3 block,
                             std::size_t shared_bytes, ArgumentPack arguments) {
-    backend().launch(function, {grid, block, shared_bytes, stream_.native()}, arguments.pointers());
+    backend().launch(function, {grid, block, shared_bytes, stream_}, arguments.pointers());
     record_.launches.push_back({function, grid, block, shared_bytes, std::move(arguments)});
 }
 

@@ -150,8 +150,7 @@ std::vector<ndarray> replay(const RecordedCall& call, std::span<const Argument> 
     for (const RecordedLaunch& launch : call.launches) {
         ReplayedArguments arguments(launch.arguments, std::span(sources.data(), count),
                                     static_cast<const void*>(&scratch_pointer));
-        backend().launch(launch.function,
-                         {launch.grid, launch.block, launch.shared_bytes, stream.native()},
+        backend().launch(launch.function, {launch.grid, launch.block, launch.shared_bytes, stream},
                          arguments.pointers());
     }
     return results;

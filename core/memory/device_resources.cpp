@@ -12,16 +12,14 @@ namespace kiln::detail {
 
 void* DeviceResource::do_allocate(std::size_t bytes, StreamView /*stream*/) {
     const ProfileRange range("kiln: device allocation");
-    const DeviceGuard guard{Device(device_)};
-    return backend().allocate(bytes);
+    return backend().allocate(device_, bytes);
 }
 
 void DeviceResource::do_deallocate(void* ptr, std::size_t /*bytes*/, StreamView /*stream*/) {
     if (process_exiting()) {
         return;
     }
-    const DeviceGuard guard{Device(device_)};
-    backend().deallocate(ptr);
+    backend().deallocate(device_, ptr);
 }
 
 void* PinnedResource::do_allocate(std::size_t bytes, StreamView /*stream*/) {
@@ -38,20 +36,24 @@ void PinnedResource::do_deallocate(void* ptr, std::size_t /*bytes*/, StreamView 
 
 void EventStreamOrder::make_wait(StreamView waiter, StreamView producer) {
     auto& gpu = backend();
-    const DeviceGuard guard{Device(device_)};  // the pool's streams and events are its device's
+    // A stream that names no device is the pool's device's; an event is its producer's device's.
+    const auto mine = [this](StreamView s) {
+        return s.device() == StreamView::any_device ? StreamView{s.native(), device_} : s;
+    };
+    producer = mine(producer);
     void* event = nullptr;
     {
         const std::scoped_lock lock(mutex_);
         auto& slot = events_[producer];
         if (slot == nullptr) {
-            slot = gpu.create_event({.disable_timing = true});
+            slot = gpu.create_event(producer.device(), {.disable_timing = true});
         }
         event = slot;
     }
     // Recording and waiting in one sequence per producer keeps the pair consistent: the pool
     // calls this under its own lock.
-    gpu.record_event(event, producer.native());
-    gpu.stream_wait_event(waiter.native(), event);
+    gpu.record_event(event, producer);
+    gpu.stream_wait_event(mine(waiter), event);
 }
 
 EventStreamOrder::~EventStreamOrder() {

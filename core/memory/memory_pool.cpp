@@ -95,21 +95,26 @@ void MemoryPool::set_limit_fraction(double fraction) {
 // The per-thread default stream is one handle naming a different stream on every thread, so the
 // pool cannot order it against other streams. Its blocks are freed once it is idle, under the
 // legacy stream, with which the per-thread stream synchronizes.
+// A stream that names no device is the pool's device's, so that one stream has one name here.
 namespace {
-StreamView pool_stream(StreamView stream) {
-    return stream == per_thread_stream() ? null_stream() : stream;
+bool is_per_thread(StreamView stream) {
+    return stream.native() == per_thread_stream().native();
+}
+StreamView pool_stream(StreamView stream, int device) {
+    return StreamView{is_per_thread(stream) ? nullptr : stream.native(),
+                      stream.device() == StreamView::any_device ? device : stream.device()};
 }
 }  // namespace
 
 void* MemoryPool::do_allocate(std::size_t bytes, StreamView stream) {
-    return pool_->allocate(bytes, pool_stream(stream));
+    return pool_->allocate(bytes, pool_stream(stream, device_));
 }
 
 void MemoryPool::do_deallocate(void* ptr, std::size_t bytes, StreamView stream) {
-    if (stream == per_thread_stream()) {
-        synchronize(stream);
+    if (is_per_thread(stream)) {
+        synchronize(pool_stream(StreamView{stream.native(), stream.device()}, device_));
     }
-    pool_->deallocate(ptr, bytes, pool_stream(stream));
+    pool_->deallocate(ptr, bytes, pool_stream(stream, device_));
 }
 
 PinnedMemoryPool::PinnedMemoryPool()
@@ -136,21 +141,22 @@ MemoryAsyncPool::MemoryAsyncPool(std::optional<int> device) : device_(resolve(de
 }
 
 void* MemoryAsyncPool::do_allocate(std::size_t bytes, StreamView stream) {
-    const DeviceGuard guard{Device(device_)};
-    return detail::backend().allocate_async(bytes, stream.native());
+    return detail::backend().allocate_async(bytes, StreamView{stream.native(), device_});
 }
 
 void MemoryAsyncPool::do_deallocate(void* ptr, std::size_t /*bytes*/, StreamView stream) {
     if (detail::process_exiting()) {
         return;
     }
-    const DeviceGuard guard{Device(device_)};
-    detail::backend().deallocate_async(ptr, stream.native());
+    detail::backend().deallocate_async(ptr, StreamView{stream.native(), device_});
 }
 
 MemoryPool& get_default_memory_pool() {
-    const int device = detail::backend().current_device();
-    auto& memory = device_memory(device);
+    return get_default_memory_pool(detail::backend().current_device());
+}
+
+MemoryPool& get_default_memory_pool(int device) {
+    auto& memory = device_memory(Device(device).id());
     std::call_once(memory.made, [&] { memory.pool = new MemoryPool(device); });
     return *memory.pool.load();
 }
@@ -177,11 +183,15 @@ void set_allocator(MemoryResource* resource) {
 }
 
 MemoryResource& get_allocator() {
-    auto& memory = device_memory(detail::backend().current_device());
+    return get_allocator(detail::backend().current_device());
+}
+
+MemoryResource& get_allocator(int device) {
+    auto& memory = device_memory(Device(device).id());
     if (auto* resource = memory.allocator.load()) {
         return *resource;
     }
-    return get_default_memory_pool();
+    return get_default_memory_pool(device);
 }
 
 }  // namespace kiln

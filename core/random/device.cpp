@@ -2,6 +2,7 @@
 // of the distribution and dtype.
 #include "../array/array_memory.hpp"
 #include "../backend.hpp"
+#include "../call_context.hpp"
 #include "../compile/module_cache.hpp"
 #include "../kernels/builtin/builtin_kernels.hpp"
 #include "../kernels/variant_cache.hpp"
@@ -23,17 +24,17 @@ namespace {
 
 using detail::RandomDistribution;
 
-// The distribution's kernel for `dtype` on the current device, its source built only the first
-// time: a call neither builds nor hashes source.
-detail::NativeFunction random_function(RandomDistribution distribution, DType dtype) {
+// The distribution's kernel for `dtype` on `device`, its source built only the first time: a
+// call neither builds nor hashes source.
+detail::NativeFunction random_function(RandomDistribution distribution, DType dtype, int device) {
     static auto& functions = *new detail::VariantCache<detail::NativeFunction>();
     std::string variant(name(dtype));
     variant += ' ';
     variant += std::to_string(static_cast<int>(distribution));
-    return functions.get(detail::backend().current_device(), variant, [&] {
+    return functions.get(device, variant, [&] {
         const std::string source =
             detail::random_source(distribution, dtype, detail::active_dialect());
-        return detail::module_function({source, detail::random_kernel_name, {}, {}},
+        return detail::module_function(device, {source, detail::random_kernel_name, {}, {}},
                                        detail::random_kernel_name);
     });
 }
@@ -46,7 +47,7 @@ ndarray generate(RandomDistribution distribution, const Shape& shape, DType dtyp
                  const char* function) {
     // Checked here too so that a bad shape's error names this function rather than empty().
     static_cast<void>(detail::checked_size(shape, itemsize(dtype), function));
-    const StreamView on = stream.value_or(current_stream());
+    const StreamView on = detail::call_context(function, stream, std::nullopt);
     ndarray out = detail::empty_on(shape, dtype, on);
     long long count = out.size();
     if (count == 0) {
@@ -55,7 +56,7 @@ ndarray generate(RandomDistribution distribution, const Shape& shape, DType dtyp
     void* data = out.data();
     unsigned long long seed_argument = seed;
     std::array<void*, 5> args{&data, &count, &seed_argument, &a, &b};
-    detail::backend().launch(random_function(distribution, dtype),
+    detail::backend().launch(random_function(distribution, dtype, on.device()),
                              detail::for_each_index_launch(count, on), args.data());
     return out;
 }

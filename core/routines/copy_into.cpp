@@ -1,4 +1,5 @@
 #include "copy_into.hpp"
+#include "../call_context.hpp"
 
 #include "../array/array_layout.hpp"
 #include "../array/array_memory.hpp"
@@ -51,15 +52,6 @@ void require_cast(std::string_view routine, std::string_view what, DType from, D
     }
 }
 
-void require_current_device(std::string_view routine, std::string_view what, const ndarray& array) {
-    const int device = backend().current_device();
-    if (array.device() != device) {
-        throw Error("kiln: " + std::string(routine) + ": " + std::string(what) + " is on device " +
-                    std::to_string(array.device()) + " but the call runs on the current device " +
-                    std::to_string(device));
-    }
-}
-
 bool may_share_memory(const ndarray& a, const ndarray& b) {
     if (a.size() == 0 || b.size() == 0) {
         return false;
@@ -70,20 +62,16 @@ bool may_share_memory(const ndarray& a, const ndarray& b) {
 }
 
 ndarray copy_from_device(const ndarray& src, StreamView stream) {
-    ndarray packed;
-    StreamView src_stream;
-    Event produced({.disable_timing = true});
-    {
-        const DeviceGuard there{Device(src.device())};
-        src_stream = current_stream();
-        packed = src.c_contiguous() ? src : astype_on(src, src.dtype(), src_stream);
-        produced.record(src_stream);
-    }
+    // Packed on its own device and stream first; the copy on `stream` waits for that.
+    const StreamView src_stream = current_stream_of(src.device());
+    const ndarray packed = src.c_contiguous() ? src : astype_on(src, src.dtype(), src_stream);
+    Event produced(Device(src.device()), {.disable_timing = true});
+    produced.record(src_stream);
     wait_event(stream, produced);
     ndarray copy = empty_on(src.shape(), src.dtype(), stream);
-    backend().copy_async(copy.data(), packed.data(), packed.nbytes(), stream.native());
+    backend().copy_async(copy.data(), packed.data(), packed.nbytes(), stream);
     // src's device frees or reuses the memory read here only after the copy.
-    Event copied({.disable_timing = true});
+    Event copied(Device(stream.device()), {.disable_timing = true});
     copied.record(stream);
     wait_event(src_stream, copied);
     return copy;
@@ -97,7 +85,7 @@ void copy_into(const ndarray& dst, const ndarray& src, StreamView stream) {
     const ndarray separate = may_share_memory(dst, src) ? astype_on(src, src.dtype(), stream) : src;
     const ndarray source = broadcast_to(separate, dst.shape());
     if (source.dtype() == dst.dtype() && source.c_contiguous() && dst.c_contiguous()) {
-        backend().copy_async(dst.data(), source.data(), dst.nbytes(), stream.native());
+        backend().copy_async(dst.data(), source.data(), dst.nbytes(), stream);
         return;
     }
     copy_elements(dst.shape(), {dst.data(), dst.dtype(), dst.strides()},

@@ -19,9 +19,6 @@ namespace kiln::detail {
 void require_cast(std::string_view routine, std::string_view what, DType from, DType to,
                   Casting casting);
 
-// Throws Error unless `array` is on the current device, where the routine runs.
-void require_current_device(std::string_view routine, std::string_view what, const ndarray& array);
-
 // Whether the bytes that `a` and `b` touch intersect (numpy.may_share_memory).
 [[nodiscard]] bool may_share_memory(const ndarray& a, const ndarray& b);
 

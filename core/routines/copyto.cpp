@@ -1,6 +1,7 @@
 // numpy.copyto: src broadcast to dst's shape and cast to its dtype, checked as NumPy checks it;
 // `where` selects through the where ufunc, reading dst where the mask is false.
 #include "../array/array_memory.hpp"
+#include "../call_context.hpp"
 #include "../kernels/builtin/builtin_kernels.hpp"
 #include "copy_into.hpp"
 #include "promotion.hpp"
@@ -48,17 +49,18 @@ DType scalar_dtype(const Scalar& value, DType dst) {
 }  // namespace
 
 void copyto(const ndarray& dst, const Argument& src, const CopytoOptions& options) {
-    detail::require_current_device("copyto", "dst", dst);
+    const StreamView stream = detail::call_context("copyto", options.stream, dst.device());
+    detail::CrossDeviceOrder order(stream);
+    order.reach("copyto", "dst", dst);
     std::optional<ndarray> mask;
     if (options.where) {
         if (options.where->dtype() != DType::bool_) {
             throw TypeError("kiln: copyto: where must be a bool array, not " +
                             std::string(name(options.where->dtype())));
         }
-        detail::require_current_device("copyto", "where", *options.where);
+        order.reach("copyto", "where", *options.where);
         mask = fitted("where", *options.where, dst.shape());
     }
-    const StreamView stream = options.stream.value_or(current_stream());
     // With a mask, src goes first into an array of dst's shape and dtype, which where() selects.
     ndarray values = dst;
     if (const auto* scalar = std::get_if<Scalar>(&src)) {
@@ -74,7 +76,7 @@ void copyto(const ndarray& dst, const Argument& src, const CopytoOptions& option
         detail::require_cast("copyto", "src", array.dtype(), dst.dtype(), options.casting);
         // From another device: first brought here whole, then broadcast and cast as usual.
         const ndarray here =
-            array.device() == dst.device() ? array : detail::copy_from_device(array, stream);
+            array.device() == stream.device() ? array : detail::copy_from_device(array, stream);
         const ndarray source = fitted("src", here, dst.shape());
         if (mask) {
             values = detail::empty_on(dst.shape(), dst.dtype(), stream);
@@ -87,6 +89,7 @@ void copyto(const ndarray& dst, const Argument& src, const CopytoOptions& option
         select.stream = stream;
         (void)where(*mask, values, dst, select);
     }
+    order.done();
 }
 
 }  // namespace kiln

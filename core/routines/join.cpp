@@ -2,6 +2,7 @@
 // into its slice of the result.
 #include "../array/array_layout.hpp"
 #include "../array/array_memory.hpp"
+#include "../call_context.hpp"
 #include "copy_into.hpp"
 #include "join_plan.hpp"
 
@@ -68,18 +69,22 @@ ndarray piece_of(const ndarray& out, const ndarray& source, const detail::JoinPl
 }
 
 // Writes `parts`, whose extents along plan.axis (or sizes, when `flattened`) are consecutive
-// pieces of plan.shape, into out (or a new array) on the current device.
+// pieces of plan.shape, into out (or a new array) on the call's device.
 ndarray join(const char* routine, std::span<const ndarray> parts, const detail::JoinPlan& plan,
              bool flattened, const JoinOptions& options) {
     const DType dtype = joined_dtype(routine, parts, options);
+    const std::optional<int> first =
+        options.out ? options.out->device()
+                    : (parts.empty() ? std::nullopt : std::optional<int>(parts.front().device()));
+    const StreamView stream = detail::call_context(routine, options.stream, first);
+    detail::CrossDeviceOrder order(stream);
     for (std::size_t i = 0; i < parts.size(); ++i) {
-        detail::require_current_device(routine, array_name(i), parts[i]);
+        order.reach(routine, array_name(i), parts[i]);
     }
-    const StreamView stream = options.stream.value_or(current_stream());
     ndarray out;
     if (options.out) {
         out = *options.out;
-        detail::require_current_device(routine, "out", out);
+        order.reach(routine, "out", out);
         if (out.shape() != plan.shape) {
             throw ShapeError("kiln: " + std::string(routine) + ": out has shape " +
                              to_string(out.shape()) + " but the result's shape is " +
@@ -100,6 +105,7 @@ ndarray join(const char* routine, std::span<const ndarray> parts, const detail::
         detail::copy_into(piece_of(out, source, plan, flattened, start), source, stream);
         start += extent_of(source, plan, flattened);
     }
+    order.done();
     return out;
 }
 

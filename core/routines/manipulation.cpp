@@ -1,5 +1,6 @@
 // ravel and flip: views where NumPy's are views.
 #include "../array/array_memory.hpp"
+#include "../call_context.hpp"
 #include "../layout.hpp"
 
 #include <kiln/device.hpp>
@@ -15,8 +16,8 @@ ndarray ravel(const ndarray& a, std::optional<StreamView> stream) {
     if (a.c_contiguous()) {
         return a.reshape({a.size()});
     }
-    const DeviceGuard guard{Device(a.device())};
-    return detail::astype_on(a, a.dtype(), stream.value_or(current_stream())).reshape({a.size()});
+    return detail::astype_on(a, a.dtype(), detail::call_context("ravel", stream, a.device()))
+        .reshape({a.size()});
 }
 
 ndarray flip(const ndarray& a, const Axis& axis) {

@@ -2,6 +2,7 @@
 // or kiln's tiled kernel.
 #include "../array/array_memory.hpp"
 #include "../backend.hpp"
+#include "../call_context.hpp"
 #include "../kernels/builtin/matmul_kernel.hpp"
 #include "copy_into.hpp"
 
@@ -87,7 +88,13 @@ DType compute_dtype(const char* routine, const ndarray& a, const ndarray& b,
 }  // namespace
 
 ndarray matmul(const ndarray& a, const ndarray& b, const MatmulOptions& options) {
-    const StreamView stream = options.stream.value_or(current_stream());
+    const StreamView stream = detail::call_context("matmul", options.stream, a.device());
+    detail::CrossDeviceOrder order(stream);
+    order.reach("matmul", "a", a);
+    order.reach("matmul", "b", b);
+    if (options.out) {
+        order.reach("matmul", "out", *options.out);
+    }
     for (const ndarray* operand : {&a, &b}) {
         if (operand->ndim() == 0) {
             throw ValueError("kiln: matmul: operand " + std::to_string(operand == &a ? 0 : 1) +
@@ -139,7 +146,7 @@ ndarray matmul(const ndarray& a, const ndarray& b, const MatmulOptions& options)
         !detail::may_share_memory(*options.out, a) && !detail::may_share_memory(*options.out, b);
     ndarray c = direct ? *options.out : detail::empty_on(shape, dtype, stream);
     if (k == 0) {
-        detail::backend().fill_bytes_async(c.data(), 0, c.nbytes(), stream.native());
+        detail::backend().fill_bytes_async(c.data(), 0, c.nbytes(), stream);
     } else if (c.size() != 0) {
         const Operand left = prepare(a2, batch, dtype, stream);
         const Operand right = prepare(b2, batch, dtype, stream);
@@ -159,7 +166,7 @@ ndarray matmul(const ndarray& a, const ndarray& b, const MatmulOptions& options)
                             c.data(),
                             m * n,
                             static_cast<int>(batches),
-                            stream.native(),
+                            stream,
                             workspace.data(),
                             workspace.nbytes()};
         if (!blas_dtype(dtype) || !detail::backend().blas_gemm(call)) {
@@ -167,9 +174,11 @@ ndarray matmul(const ndarray& a, const ndarray& b, const MatmulOptions& options)
         }
     }
     if (!options.out || direct) {
+        order.done();
         return c;
     }
     detail::copy_into(*options.out, c, stream);
+    order.done();
     return *options.out;
 }
 
@@ -179,6 +188,11 @@ ndarray dot(const ndarray& a, const ndarray& b, const MatmulOptions& options) {
     }
     if (a.ndim() == 1 || b.ndim() <= 2) {
         return matmul(a, b, options);
+    }
+    const StreamView stream = detail::call_context("dot", options.stream, a.device());
+    detail::CrossDeviceOrder devices(stream);
+    if (options.out) {
+        devices.reach("dot", "out", *options.out);
     }
     // Every row of a against every matrix of b: b's second to last axis moves first.
     const std::int64_t k = a.shape().back();
@@ -198,13 +212,13 @@ ndarray dot(const ndarray& a, const ndarray& b, const MatmulOptions& options) {
     Shape shape(a.shape().begin(), a.shape().end() - 1);
     shape.insert(shape.end(), b.shape().begin(), b.shape().end() - 2);
     shape.push_back(b.shape().back());
-    ndarray result =
-        matmul(rows, columns, {std::nullopt, options.dtype, options.stream}).reshape(shape);
+    ndarray result = matmul(rows, columns, {std::nullopt, options.dtype, stream}).reshape(shape);
     if (!options.out) {
         return result;
     }
     check_out("dot", *options.out, shape, result.dtype());
-    detail::copy_into(*options.out, result, options.stream.value_or(current_stream()));
+    detail::copy_into(*options.out, result, stream);
+    devices.done();
     return *options.out;
 }
 

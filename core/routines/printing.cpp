@@ -75,7 +75,6 @@ detail::HostValues host_values(const ndarray& part) {
 }
 
 detail::HostArray host_array(const ndarray& a) {
-    const DeviceGuard guard{Device(a.device())};
     return {a.dtype(), a.shape(), host_values(shown_part(a))};
 }
 

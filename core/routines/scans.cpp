@@ -1,6 +1,7 @@
 // cumsum and cumprod: the dtypes and checks of NumPy's, then a scan kernel chosen by where the
 // scanned axis lies in memory.
 #include "../array/array_memory.hpp"
+#include "../call_context.hpp"
 #include "../kernels/builtin/builtin_kernels.hpp"
 #include "../kernels/builtin/scan_kernels.hpp"
 #include "../layout.hpp"
@@ -80,7 +81,12 @@ void scan_contiguous(ScanOperation operation, const ScanDtypes& dtypes, const nd
 ndarray scan(ScanOperation operation, const char* routine, const ndarray& a,
              const ScanOptions& options) {
     const auto context = [&] { return "kiln: " + std::string(routine) + ": "; };
-    const StreamView stream = options.stream.value_or(current_stream());
+    const StreamView stream = detail::call_context(routine, options.stream, a.device());
+    detail::CrossDeviceOrder order(stream);
+    order.reach(routine, "a", a);
+    if (options.out) {
+        order.reach(routine, "out", *options.out);
+    }
     if (options.dtype && !can_cast(a.dtype(), *options.dtype, Casting::same_kind)) {
         throw TypeError(context() + "the array's dtype " + std::string(name(a.dtype())) +
                         " cannot be cast to the requested dtype " +
@@ -117,11 +123,11 @@ ndarray scan(ScanOperation operation, const char* routine, const ndarray& a,
             flat.c_contiguous() ? flat : detail::astype_on(flat, flat.dtype(), stream);
         scan_contiguous(operation, dtypes, source, target, axis, stream);
     }
-    if (!options.out || direct) {
-        return target;
+    if (options.out && !direct) {
+        detail::copy_into(*options.out, target, stream);
     }
-    detail::copy_into(*options.out, target, stream);
-    return *options.out;
+    order.done();
+    return options.out && !direct ? *options.out : target;
 }
 
 }  // namespace

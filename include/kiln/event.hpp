@@ -2,6 +2,7 @@
 // (CuPy's cupy.cuda.Event and get_elapsed_time).
 #pragma once
 
+#include <kiln/device.hpp>
 #include <kiln/stream_view.hpp>
 
 namespace kiln {
@@ -12,10 +13,14 @@ struct EventFlags {
     bool interprocess = false;    // shareable with other processes; needs disable_timing
 };
 
-// An owning, move-only event on the device that was current when it was made.
+// An owning, move-only event. It belongs to the device whose stream last recorded it (before
+// that, the device current when it was made): recording it on another device's stream moves it
+// there, as an event can only mark its own device's streams. Any stream may wait on it.
 class Event {
 public:
     explicit Event(EventFlags flags = {});
+    // An event of `device`, made without making it current.
+    explicit Event(const Device& device, EventFlags flags = {});
     ~Event();
     Event(Event&& other) noexcept;
     Event& operator=(Event&& other) noexcept;
@@ -33,9 +38,11 @@ public:
     [[nodiscard]] const EventFlags& flags() const noexcept { return flags_; }
     [[nodiscard]] bool recorded() const noexcept { return recorded_; }
     [[nodiscard]] void* native() const;
+    [[nodiscard]] int device() const noexcept { return device_; }
 
 private:
     void* native_ = nullptr;
+    int device_ = 0;
     EventFlags flags_;
     bool recorded_ = false;
 };

@@ -5,7 +5,8 @@
 
 namespace kiln {
 
-// An owning, move-only executable graph; made by Stream::end_capture().
+// An owning, move-only executable graph of one device (its captured stream's); made by
+// Stream::end_capture().
 class Graph {
 public:
     ~Graph();
@@ -14,14 +15,17 @@ public:
     Graph(const Graph&) = delete;
     Graph& operator=(const Graph&) = delete;
 
-    // Queues the whole captured work on `stream` (default: the current one). Repeatable.
+    // Queues the whole captured work on `stream`, a stream of the graph's device (default: that
+    // device's current stream). Repeatable.
     void launch(StreamView stream) const;
     void launch() const;
+    [[nodiscard]] int device() const noexcept { return device_; }
 
 private:
     friend class Stream;
-    explicit Graph(void* native) noexcept : native_(native) {}
+    Graph(void* native, int device) noexcept : native_(native), device_(device) {}
     void* native_ = nullptr;
+    int device_ = 0;
 };
 
 }  // namespace kiln

@@ -99,8 +99,10 @@ private:
     int device_;
 };
 
-// The current device's default pools (made on first use, alive until the process exits).
+// The current device's default pools, or `device`'s (made on first use, alive until the
+// process exits).
 [[nodiscard]] MemoryPool& get_default_memory_pool();
+[[nodiscard]] MemoryPool& get_default_memory_pool(int device);
 [[nodiscard]] PinnedMemoryPool& get_default_pinned_memory_pool();
 
 // Returns what kiln's default pools cache (every device's pool, the pinned pool, the staging
@@ -113,5 +115,7 @@ void release_cached_memory();
 // with nullptr the default pool again.
 void set_allocator(MemoryResource* resource);
 [[nodiscard]] MemoryResource& get_allocator();
+// What arrays on `device` allocate from.
+[[nodiscard]] MemoryResource& get_allocator(int device);
 
 }  // namespace kiln

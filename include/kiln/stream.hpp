@@ -2,6 +2,7 @@
 // stream of each thread and device.
 #pragma once
 
+#include <kiln/device.hpp>
 #include <kiln/event.hpp>
 #include <kiln/graph.hpp>
 #include <kiln/stream_view.hpp>
@@ -19,10 +20,11 @@ namespace kiln {
 [[nodiscard]] StreamView per_thread_stream();
 
 // The stream kiln uses on this thread for the current device: the innermost StreamGuard's, else
-// the null stream.
+// the null stream. The view names the device.
 [[nodiscard]] StreamView current_stream();
 
-// Operations on any stream, including external ones wrapped in a StreamView.
+// Operations on any stream, including external ones wrapped in a StreamView (one that names no
+// device is taken to be the current device's). A stream may wait on another device's event.
 void synchronize(StreamView stream);
 [[nodiscard]] bool done(StreamView stream);
 void wait_event(StreamView stream, const Event& event);
@@ -30,12 +32,15 @@ void wait_event(StreamView stream, const Event& event);
 // the GPU runtime; an exception it throws is reported on stderr.
 void launch_host_func(StreamView stream, std::function<void()> function);
 
-// An owning, move-only stream on the device that was current when it was made.
+// An owning, move-only stream of one device: the one named, else the one current when it was
+// made. Its view names that device, so work given the stream runs there.
 class Stream {
 public:
     // non_blocking: does not synchronize with the null stream. priority: lower is more urgent;
     // clamped to the device's range (Device::properties()); none means the default.
     explicit Stream(bool non_blocking = false, std::optional<int> priority = std::nullopt);
+    explicit Stream(const Device& device, bool non_blocking = false,
+                    std::optional<int> priority = std::nullopt);
     ~Stream();
     Stream(Stream&& other) noexcept;
     Stream& operator=(Stream&& other) noexcept;
@@ -74,8 +79,10 @@ private:
 // A bare StreamView of such a stream is fine for work that frees no kiln memory on it.
 class ExternalStream {
 public:
-    // `native`: a cudaStream_t or hipStream_t of the current device; not the null stream.
+    // `native`: a cudaStream_t or hipStream_t of `device` (default: the current device); not the
+    // null stream.
     explicit ExternalStream(void* native);
+    ExternalStream(void* native, const Device& device);
     ~ExternalStream();
     ExternalStream(ExternalStream&& other) noexcept;
     ExternalStream& operator=(ExternalStream&& other) noexcept;
@@ -87,10 +94,11 @@ public:
 
 private:
     void* native_ = nullptr;
+    int device_ = 0;
 };
 
-// Makes `stream` the current stream of its thread for the current device while in scope; nests
-// (CuPy's `with stream:`).
+// Makes `stream` the current stream of its thread for its device (the current device where the
+// view names none) while in scope; nests (CuPy's `with stream:`).
 class StreamGuard {
 public:
     explicit StreamGuard(StreamView stream);

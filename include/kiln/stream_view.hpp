@@ -1,7 +1,7 @@
-// A non-owning reference to a GPU stream (cudaStream_t / hipStream_t), like RMM's
-// cuda_stream_view. Cheap to copy; the null handle is the legacy default stream. A stream kiln
-// did not create and allocates on is adopted as an ExternalStream (kiln/stream.hpp), which tells
-// kiln's pools when it ends.
+// A non-owning reference to a GPU stream (cudaStream_t / hipStream_t) and the device it belongs
+// to, like RMM's cuda_stream_view. Cheap to copy; the null handle is the legacy default stream. A
+// stream kiln did not create and allocates on is adopted as an ExternalStream (kiln/stream.hpp),
+// which tells kiln's pools when it ends.
 #pragma once
 
 #include <functional>
@@ -10,17 +10,30 @@ namespace kiln {
 
 class StreamView {
 public:
+    // Without a device (-1), the view names the stream of whichever device a call runs on: the
+    // device of the call's arrays, else the current one. That is what the null stream means.
+    static constexpr int any_device = -1;
+
     constexpr StreamView() noexcept = default;
-    constexpr explicit StreamView(void* native) noexcept : native_(native) {}
+    constexpr explicit StreamView(void* native, int device = any_device) noexcept
+        : native_(native), device_(device) {}
 
     // The vendor handle, to pass to vendor APIs or other libraries.
     [[nodiscard]] constexpr void* native() const noexcept { return native_; }
+    // The device the stream belongs to, or any_device.
+    [[nodiscard]] constexpr int device() const noexcept { return device_; }
     [[nodiscard]] constexpr bool is_default() const noexcept { return native_ == nullptr; }
 
-    friend constexpr bool operator==(StreamView, StreamView) noexcept = default;
+    // The same stream: the same handle, of the same device where both name one (the null stream
+    // of one device differs from another's, and null_stream() names each).
+    friend constexpr bool operator==(StreamView a, StreamView b) noexcept {
+        return a.native_ == b.native_ &&
+               (a.device_ == b.device_ || a.device_ == any_device || b.device_ == any_device);
+    }
 
 private:
     void* native_ = nullptr;
+    int device_ = any_device;
 };
 
 }  // namespace kiln

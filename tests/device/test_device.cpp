@@ -54,20 +54,23 @@ TEST(Device, CompiledKernelRunsAndMatchesTheHost) {
         y[i] = static_cast<float>((7 * i) % 777);
     }
     const std::size_t bytes = n * sizeof(float);
-    void* dx = gpu.allocate(bytes);
-    void* dy = gpu.allocate(bytes);
+    void* dx = gpu.allocate(device.id(), bytes);
+    void* dy = gpu.allocate(device.id(), bytes);
     gpu.copy(dx, x.data(), bytes);
     gpu.copy(dy, y.data(), bytes);
 
     const auto binary = kiln::detail::compile_uncached({axpy(), "axpy", {}, {}});
     EXPECT_EQ(binary.target, device.properties().arch);
-    auto module = gpu.load_module(binary.image);
-    auto function = gpu.get_function(module, "axpy");
+    auto module = gpu.load_module(device.id(), binary.image);
+    auto function = gpu.get_function(device.id(), module, "axpy");
     float a = 3.0F;
     int count = n;
     void* args[] = {&a, &dx, &dy, &count};
     const unsigned block = 256;
-    gpu.launch(function, {{(n + block - 1) / block, 1, 1}, {block, 1, 1}, 0, nullptr}, args);
+    gpu.launch(
+        function,
+        {{(n + block - 1) / block, 1, 1}, {block, 1, 1}, 0, kiln::StreamView{nullptr, device.id()}},
+        args);
     device.synchronize();
 
     std::vector<float> result(n);
@@ -79,9 +82,9 @@ TEST(Device, CompiledKernelRunsAndMatchesTheHost) {
     EXPECT_EQ(mismatches, 0);
     EXPECT_EQ(result[n - 1], a * x[n - 1] + y[n - 1]);
 
-    gpu.unload_module(module);
-    gpu.deallocate(dx);
-    gpu.deallocate(dy);
+    gpu.unload_module(device.id(), module);
+    gpu.deallocate(device.id(), dx);
+    gpu.deallocate(device.id(), dy);
 }
 
 TEST(Device, MissingFunctionIsABackendErrorNamingTheCall) {
@@ -89,9 +92,9 @@ TEST(Device, MissingFunctionIsABackendErrorNamingTheCall) {
     auto& gpu = backend();
     gpu.set_device(0);
     const auto binary = kiln::detail::compile_uncached({axpy(), "axpy", {}, {}});
-    auto module = gpu.load_module(binary.image);
+    auto module = gpu.load_module(0, binary.image);
     try {
-        (void)gpu.get_function(module, "no_such_kernel");
+        (void)gpu.get_function(0, module, "no_such_kernel");
         ADD_FAILURE() << "expected kiln::BackendError";
     } catch (const kiln::BackendError& e) {
         EXPECT_EQ(e.call(),
@@ -99,7 +102,7 @@ TEST(Device, MissingFunctionIsABackendErrorNamingTheCall) {
                       ? "dlsym"
                       : (kiln::test::is_cuda() ? "cudaLibraryGetKernel" : "hipModuleGetFunction"));
     }
-    gpu.unload_module(module);
+    gpu.unload_module(0, module);
 }
 
 }  // namespace

@@ -118,19 +118,21 @@ TEST(HostBackend, ModulesWithOneKernelNameStayApart) {
     const std::string first_source = source(1);
     const std::string second_source = source(2);
     void* first =
-        host.load_module(kiln::detail::compile_uncached({first_source, "same", {}, {}}).image);
+        host.load_module(0, kiln::detail::compile_uncached({first_source, "same", {}, {}}).image);
     void* second =
-        host.load_module(kiln::detail::compile_uncached({second_source, "same", {}, {}}).image);
+        host.load_module(0, kiln::detail::compile_uncached({second_source, "same", {}, {}}).image);
     const kiln::ndarray values = kiln::zeros({2}, kiln::int32);
     auto* at = static_cast<int*>(values.data());
     int* targets[] = {at, at + 1};
     void* first_args[] = {&targets[0]};
     void* second_args[] = {&targets[1]};
-    host.launch(host.get_function(first, "same"), {{1, 1, 1}, {1, 1, 1}, 0, nullptr}, first_args);
-    host.launch(host.get_function(second, "same"), {{1, 1, 1}, {1, 1, 1}, 0, nullptr}, second_args);
+    host.launch(host.get_function(0, first, "same"),
+                {{1, 1, 1}, {1, 1, 1}, 0, kiln::StreamView{nullptr, 0}}, first_args);
+    host.launch(host.get_function(0, second, "same"),
+                {{1, 1, 1}, {1, 1, 1}, 0, kiln::StreamView{nullptr, 0}}, second_args);
     EXPECT_EQ(values.get<std::int32_t>(), (std::vector<std::int32_t>{1, 2}));
-    host.unload_module(first);
-    host.unload_module(second);
+    host.unload_module(0, first);
+    host.unload_module(0, second);
 }
 
 // CUDA's legacy default stream: its work waits for a blocking stream's earlier work, even while
@@ -302,12 +304,13 @@ void write_past_the_end() {
         "KILN_HOST_KERNEL(past_end, past_end_body)\n";
     auto& host = kiln::detail::backend();
     void* module =
-        host.load_module(kiln::detail::compile_uncached({source, "past_end", {}, {}}).image);
+        host.load_module(0, kiln::detail::compile_uncached({source, "past_end", {}, {}}).image);
     std::vector<int> values(4);
     int* target = values.data();
     int count = 4;
     void* args[] = {&target, &count};
-    host.launch(host.get_function(module, "past_end"), {{1, 1, 1}, {1, 1, 1}, 0, nullptr}, args);
+    host.launch(host.get_function(0, module, "past_end"),
+                {{1, 1, 1}, {1, 1, 1}, 0, kiln::StreamView{nullptr, 0}}, args);
     kiln::synchronize(kiln::null_stream());
 }
 

@@ -150,7 +150,7 @@ TEST(MemoryPool, BlockReusedOnAnotherStreamWaitsForTheFirst) {
     auto* seen = static_cast<int*>(pool.allocate(sizeof(int), b));
     kernels.copy_int(b, again, seen);
     int host = 0;
-    kiln::detail::backend().copy_async(&host, seen, sizeof host, b.view().native());
+    kiln::detail::backend().copy_async(&host, seen, sizeof host, b.view());
     b.synchronize();
     EXPECT_EQ(host, 7);
     pool.deallocate(again, sizeof(int), b);
@@ -212,7 +212,7 @@ TEST(MemoryPool, PerThreadStreamsDoNotShareBlocksEarly) {
         const kiln::StreamView mine = kiln::per_thread_stream();
         auto* block = static_cast<int*>(pool.allocate(sizeof(int), mine));
         kernels.store(mine, block, 1);
-        kiln::detail::backend().copy_async(&seen, block, sizeof seen, mine.native());
+        kiln::detail::backend().copy_async(&seen, block, sizeof seen, mine);
         kiln::synchronize(mine);
         pool.deallocate(block, sizeof(int), mine);
     }).join();

@@ -138,18 +138,6 @@ TEST(MultiDevice, EdgeCasesOfCopiesBetweenDevices) {
     EXPECT_EQ(kept.get<double>()[15], 15.0);
 }
 
-TEST(MultiDevice, AKernelGivenAnotherDevicesArrayIsAClearError) {
-    KILN_REQUIRE_TWO_DEVICES();
-    const ndarray on_first = grid(2, 3);
-    const DeviceGuard on_second(Device(1));
-    const kiln::ElementwiseKernel twice("T x", "T y", "y = 2 * x", "twice");
-    expect_error_naming([&] { (void)twice({on_first}); }, {"twice", "device 0", "device 1"});
-    expect_error_naming([&] { (void)(on_first + grid(2, 3)); }, {"device 0", "device 1"});
-    // Brought over, it works.
-    const ndarray doubled = twice({on_first.to_device(Device(1))});
-    EXPECT_EQ(doubled.get<double>(), (std::vector<double>{0, 2, 4, 6, 8, 10}));
-}
-
 // Threads on different devices at once, each computing on its own and copying to the other: every
 // result, and every array's device, is its thread's.
 TEST(MultiDevice, ThreadsOnDifferentDevicesAtOnce) {

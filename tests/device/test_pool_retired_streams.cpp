@@ -82,7 +82,7 @@ TEST(PoolRetiredStreams, ExternalStreamEndedThenDestroyed) {
     KILN_REQUIRE_DEVICE();
     kiln::MemoryPool pool;
     auto& gpu = kiln::detail::backend();
-    void* native = gpu.create_stream(true, 0);
+    void* native = gpu.create_stream(gpu.current_device(), true, 0);
     void* whole = nullptr;
     {
         const kiln::ExternalStream external(native);
@@ -90,7 +90,7 @@ TEST(PoolRetiredStreams, ExternalStreamEndedThenDestroyed) {
         TestKernels().spin(external, spin_cycles(5));
         pool.deallocate(whole, mib, external);
     }
-    gpu.destroy_stream(native);
+    gpu.destroy_stream(kiln::StreamView{native});
     const kiln::Stream borrower(true);
     void* front = pool.allocate(mib / 2, borrower);
     EXPECT_EQ(front, whole) << "the ended stream's block is idle, so any stream may take it";
@@ -135,7 +135,7 @@ TEST(PoolRetiredStreams, DestroyedWhileAKernelStillWritesTheBlock) {
     ASSERT_EQ(again, block);
     kernels.store(s2, again, 9);
     int host = 0;
-    kiln::detail::backend().copy_async(&host, again, sizeof host, s2.view().native());
+    kiln::detail::backend().copy_async(&host, again, sizeof host, s2.view());
     s2.synchronize();
     EXPECT_EQ(host, 9);
     pool.deallocate(again, sizeof(int), s2);

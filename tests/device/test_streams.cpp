@@ -20,8 +20,12 @@ using kiln::test::TestKernels;
 // A device int for tests: allocated, zeroed and read back synchronously.
 class DeviceInt {
 public:
-    DeviceInt() : ptr_(static_cast<int*>(kiln::detail::backend().allocate(sizeof(int)))) { set(0); }
-    ~DeviceInt() { kiln::detail::backend().deallocate(ptr_); }
+    DeviceInt()
+        : device_(kiln::detail::backend().current_device()),
+          ptr_(static_cast<int*>(kiln::detail::backend().allocate(device_, sizeof(int)))) {
+        set(0);
+    }
+    ~DeviceInt() { kiln::detail::backend().deallocate(device_, ptr_); }
     DeviceInt(const DeviceInt&) = delete;
     DeviceInt& operator=(const DeviceInt&) = delete;
     DeviceInt(DeviceInt&&) = delete;
@@ -36,6 +40,7 @@ public:
     void set(int v) { kiln::detail::backend().copy(ptr_, &v, sizeof v); }
 
 private:
+    int device_;
     int* ptr_;
 };
 
@@ -177,7 +182,7 @@ TEST(Stream, PerThreadDefaultStreamRunsWork) {
 TEST(Stream, ExternalStreamView) {
     KILN_REQUIRE_DEVICE();
     auto& gpu = kiln::detail::backend();
-    void* native = gpu.create_stream(true, 0);
+    void* native = gpu.create_stream(gpu.current_device(), true, 0);
     {
         const kiln::ExternalStream external{native};
         EXPECT_EQ(external.view().native(), native);
@@ -191,7 +196,7 @@ TEST(Stream, ExternalStreamView) {
         const kiln::ndarray a = kiln::arange(3);
         EXPECT_EQ(a.get<std::int64_t>(), (std::vector<std::int64_t>{0, 1, 2}));
     }
-    gpu.destroy_stream(native);
+    gpu.destroy_stream(kiln::StreamView{native});
     EXPECT_THROW(kiln::ExternalStream{nullptr}, kiln::Error);
 }
 

@@ -13,16 +13,18 @@ namespace kiln::test {
 
 class TestKernels {
 public:
-    TestKernels() {
+    // The helpers on the current device.
+    TestKernels() : device_(detail::backend().current_device()) {
         auto& gpu = detail::backend();
         const char* source = is_host() ? host_helper_source : helper_source;
-        module_ = gpu.load_module(detail::compile_uncached({source, "helpers", {}, {}}).image);
+        module_ =
+            gpu.load_module(device_, detail::compile_uncached({source, "helpers", {}, {}}).image);
     }
     // A destructor cannot report: after a fault poisons the context, the driver refuses the
     // unload (cuModuleUnload does, under HIP on NVIDIA), and a throw here would terminate.
     ~TestKernels() {
         try {
-            detail::backend().unload_module(module_);
+            detail::backend().unload_module(device_, module_);
         } catch (...) {  // NOLINT(bugprone-empty-catch)
         }
     }
@@ -48,10 +50,11 @@ private:
     void launch(const char* name, StreamView stream, Args*... args) {
         auto& gpu = detail::backend();
         void* packed[] = {static_cast<void*>(args)...};
-        gpu.launch(gpu.get_function(module_, name), {{1, 1, 1}, {1, 1, 1}, 0, stream.native()},
-                   packed);
+        gpu.launch(gpu.get_function(device_, module_, name),
+                   {{1, 1, 1}, {1, 1, 1}, 0, StreamView{stream.native(), device_}}, packed);
     }
 
+    int device_;
     detail::NativeModule module_;
 };
 

@@ -107,24 +107,24 @@ std::string conversion(DType from, DType to) {
 }
 
 LaunchConfig for_each_index_launch(std::int64_t count, StreamView stream) {
-    const std::int64_t multiprocessors = Device::current().properties().multiprocessor_count;
+    const std::int64_t multiprocessors = Device(stream.device()).properties().multiprocessor_count;
     if (active_dialect() == Dialect::host) {
         const ElementwiseLaunch plan = host_elementwise_launch(count, multiprocessors);
-        return {{plan.grid, 1, 1}, {plan.block, 1, 1}, 0, stream.native()};
+        return {{plan.grid, 1, 1}, {plan.block, 1, 1}, 0, stream};
     }
     constexpr std::int64_t block = 256;
     const std::int64_t wanted = (count + block - 1) / block;
     const std::int64_t resident = std::max<std::int64_t>(multiprocessors * 8, 1);
     const auto grid = static_cast<unsigned>(std::min(wanted, resident));
-    return {{grid, 1, 1}, {static_cast<unsigned>(block), 1, 1}, 0, stream.native()};
+    return {{grid, 1, 1}, {static_cast<unsigned>(block), 1, 1}, 0, stream};
 }
 
-NativeFunction builtin_function(const char* name, const std::string& variant,
+NativeFunction builtin_function(StreamView stream, const char* name, const std::string& variant,
                                 const std::function<std::string()>& make_source) {
     static auto& functions = *new VariantCache<NativeFunction>();
-    return functions.get(backend().current_device(), std::string(name) + ' ' + variant, [&] {
+    return functions.get(stream.device(), std::string(name) + ' ' + variant, [&] {
         const std::string source = make_source();
-        return module_function({source, name, {}, {}}, name);
+        return module_function(stream.device(), {source, name, {}, {}}, name);
     });
 }
 
@@ -179,7 +179,7 @@ void copy_elements(std::span<const std::int64_t> shape, const StridedElements& d
     void* src_ptr = src.data;
     std::array<void*, 4> args{&dst_ptr, &src_ptr, &count, &dims};
     NativeFunction function = builtin_function(
-        "kiln_copy", std::string(name(src.dtype)) + ' ' + std::string(name(dst.dtype)),
+        stream, "kiln_copy", std::string(name(src.dtype)) + ' ' + std::string(name(dst.dtype)),
         [&] { return copy_source(src.dtype, dst.dtype, active_dialect()); });
     launch(function, count, stream, args.data());
 }
@@ -192,7 +192,7 @@ void fill_elements(std::span<const std::int64_t> shape, const StridedElements& d
     void* dst_ptr = dst.data;
     std::array<void*, 4> args{&dst_ptr, &count, &dims, bytes.data()};
     NativeFunction function =
-        builtin_function("kiln_fill", std::to_string(itemsize(dst.dtype)),
+        builtin_function(stream, "kiln_fill", std::to_string(itemsize(dst.dtype)),
                          [&] { return fill_source(itemsize(dst.dtype), active_dialect()); });
     launch(function, count, stream, args.data());
 }
@@ -212,7 +212,7 @@ void generate(void* out, DType dtype, long long count, double start, double step
               bool set_last, StreamView stream) {
     int set = set_last ? 1 : 0;
     std::array<void*, 6> args{&out, &count, &start, &step, &last, &set};
-    NativeFunction function = builtin_function("kiln_range", std::string(name(dtype)), [&] {
+    NativeFunction function = builtin_function(stream, "kiln_range", std::string(name(dtype)), [&] {
         return range_source(dtype, active_dialect());
     });
     launch(function, count, stream, args.data());

@@ -143,9 +143,9 @@ void tiled_gemm(const GemmCall& call, StreamView stream) {
     if (call.m == 0 || call.n == 0) {
         return;
     }
-    NativeFunction function = builtin_function("kiln_matmul", std::string(name(call.dtype)), [&] {
-        return matmul_source(call.dtype, active_dialect());
-    });
+    NativeFunction function =
+        builtin_function(stream, "kiln_matmul", std::string(name(call.dtype)),
+                         [&] { return matmul_source(call.dtype, active_dialect()); });
     const auto bytes = static_cast<long long>(itemsize(call.dtype));
     // The grid's third dimension holds at most 65535 batches a launch.
     constexpr int most_batches = 65535;
@@ -163,7 +163,7 @@ void tiled_gemm(const GemmCall& call, StreamView stream) {
         const Dim3 grid{(static_cast<unsigned>(n) + tile - 1) / tile,
                         (static_cast<unsigned>(m) + tile - 1) / tile,
                         static_cast<unsigned>(std::min(most_batches, call.batch - first))};
-        backend().launch(function, {grid, {16, 16, 1}, 0, stream.native()}, args.data());
+        backend().launch(function, {grid, {16, 16, 1}, 0, stream}, args.data());
     }
 }
 

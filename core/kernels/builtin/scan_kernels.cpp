@@ -361,13 +361,12 @@ void scan_chunks_on_host(ScanOperation operation, const ScanDtypes& dtypes, cons
     long long row_length = length;
     long long chunk = host_chunk;
     const auto function = [&](const char* name) {
-        return builtin_function(name, variant(operation, dtypes),
+        return builtin_function(stream, name, variant(operation, dtypes),
                                 [&] { return host_chunked_scan_source(operation, dtypes); });
     };
     const auto launch = [&](const char* name, std::int64_t grid, void** args) {
         backend().launch(function(name),
-                         {{static_cast<unsigned>(grid), 1, 1}, {1, 1, 1}, 0, stream.native()},
-                         args);
+                         {{static_cast<unsigned>(grid), 1, 1}, {1, 1, 1}, 0, stream}, args);
     };
     std::array<void*, 5> sum_args{&x, &sums, &row_length, &chunk, &chunks};
     launch("kiln_scan_chunk_sums", blocks, sum_args.data());
@@ -388,10 +387,10 @@ void scan_rows_on_host(ScanOperation operation, const ScanDtypes& dtypes, const 
     void* y = out;
     long long row_length = length;
     std::array<void*, 3> args{&x, &y, &row_length};
-    NativeFunction function = builtin_function("kiln_scan_rows", variant(operation, dtypes), [&] {
-        return row_scan_source(operation, dtypes, Dialect::host);
-    });
-    backend().launch(function, {{static_cast<unsigned>(rows), 1, 1}, {1, 1, 1}, 0, stream.native()},
+    NativeFunction function =
+        builtin_function(stream, "kiln_scan_rows", variant(operation, dtypes),
+                         [&] { return row_scan_source(operation, dtypes, Dialect::host); });
+    backend().launch(function, {{static_cast<unsigned>(rows), 1, 1}, {1, 1, 1}, 0, stream},
                      args.data());
 }
 
@@ -414,7 +413,7 @@ void scan_rows(ScanOperation operation, const ScanDtypes& dtypes, const void* in
     const std::int64_t status_bytes =
         packed(dtypes) ? 8 * tiles : (4 * tiles + 15) / 16 * 16 + 2 * tiles * value_bytes;
     const ndarray status = empty_on({status_bytes + 16}, DType::uint8, stream);
-    backend().fill_bytes_async(status.data(), 0, status.nbytes(), stream.native());
+    backend().fill_bytes_async(status.data(), 0, status.nbytes(), stream);
     const void* x = in;
     void* y = out;
     long long row_length = length;
@@ -423,13 +422,13 @@ void scan_rows(ScanOperation operation, const ScanDtypes& dtypes, const void* in
     void* counter = static_cast<char*>(status.data()) + status_bytes;
     std::array<void*, 7> args{&x,      &y, &row_length, &tiles_per_row, &tile_count, &status_words,
                               &counter};
-    NativeFunction function = builtin_function("kiln_scan_rows", variant(operation, dtypes),
+    NativeFunction function = builtin_function(stream, "kiln_scan_rows", variant(operation, dtypes),
                                                [&] { return row_scan_source(operation, dtypes); });
     backend().launch(function,
                      {{static_cast<unsigned>(tiles), 1, 1},
                       {static_cast<unsigned>(scan_block), 1, 1},
                       0,
-                      stream.native()},
+                      stream},
                      args.data());
 }
 
@@ -446,7 +445,7 @@ void scan_columns(ScanOperation operation, const ScanDtypes& dtypes, const void*
     long long inner_count = inner;
     std::array<void*, 5> args{&x, &y, &outer_count, &column_length, &inner_count};
     NativeFunction function =
-        builtin_function("kiln_scan_columns", variant(operation, dtypes),
+        builtin_function(stream, "kiln_scan_columns", variant(operation, dtypes),
                          [&] { return column_scan_source(operation, dtypes, active_dialect()); });
     backend().launch(function, for_each_index_launch(columns, stream), args.data());
 }

@@ -53,13 +53,12 @@ Shape iteration_shape(const ElementwiseDefinition& k, const std::vector<Shape>& 
 // Each operand's kind and dtype, the scalars' values and the arrays (checked to be on the
 // device); returns the shapes of the non-raw arrays.
 std::vector<Shape> bind_operands(const ElementwiseDefinition& k, std::span<const Argument> args,
-                                 ElementwiseCall& call) {
+                                 std::optional<int> device, ElementwiseCall& call) {
     const std::vector<DType> dtypes = operand_dtypes(k, args);
     const std::size_t count = dtypes.size();
     call.outputs_given = args.size() == count;
     call.arrays.resize(count);
     call.values.operands.resize(count);
-    std::optional<int> device;
     std::vector<Shape> shapes;
     for (std::size_t p = 0; p < count; ++p) {
         OperandVariant op{param(k, p).raw ? OperandVariant::Kind::raw : OperandVariant::Kind::array,
@@ -70,9 +69,6 @@ std::vector<Shape> bind_operands(const ElementwiseDefinition& k, std::span<const
                 call.values.operands[p].scalar = scalar->bytes_as(op.dtype);
             } else {
                 const auto& array = std::get<ndarray>(args[p]);
-                if (!device) {
-                    device = current_device_if_any();
-                }
                 check_device(elementwise_prefix(k), param(k, p).name, array, device);
                 call.arrays[p] = array;
                 if (op.kind == OperandVariant::Kind::array) {
@@ -162,10 +158,10 @@ std::string elementwise_prefix(const ElementwiseDefinition& k) {
 }
 
 ElementwiseCall prepare_elementwise(const ElementwiseDefinition& k, std::span<const Argument> args,
-                                    const CallOptions& options) {
+                                    const CallOptions& options, std::optional<int> device) {
     ElementwiseCall call;
     call.variant.dialect = active_dialect();
-    const std::vector<Shape> shapes = bind_operands(k, args, call);
+    const std::vector<Shape> shapes = bind_operands(k, args, device, call);
     call.shape = iteration_shape(k, shapes, options);
     check_arrays(k, call);
     lay_out(k, call);

@@ -28,9 +28,11 @@ struct ElementwiseCall {
 [[nodiscard]] std::string elementwise_prefix(const ElementwiseDefinition& k);
 
 // Throws TypeError, ShapeError or Error naming the kernel and the argument.
+// `device`: where the call runs; none when only its source is wanted.
 [[nodiscard]] ElementwiseCall prepare_elementwise(const ElementwiseDefinition& k,
                                                   std::span<const Argument> args,
-                                                  const CallOptions& options);
+                                                  const CallOptions& options,
+                                                  std::optional<int> device);
 
 // Allocates on `stream` the outputs the call did not pass, as prepare_elementwise described them.
 void allocate_elementwise_outputs(const ElementwiseDefinition& k, ElementwiseCall& call,

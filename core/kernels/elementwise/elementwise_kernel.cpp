@@ -18,9 +18,9 @@ struct Elementwise {
     using Call = ElementwiseCall;
     using Compiled = NativeFunction;
 
-    static Call prepare(const Definition& k, std::span<const Argument> args,
-                        const Options& options) {
-        return prepare_elementwise(k, args, options);
+    static Call prepare(const Definition& k, std::span<const Argument> args, const Options& options,
+                        std::optional<int> device) {
+        return prepare_elementwise(k, args, options, device);
     }
     static void sign(CallSignature& signature, const Options& options) {
         signature.add(options.size.value_or(-1));
@@ -44,9 +44,9 @@ struct Elementwise {
     static std::string source(const Definition& k, const Call& call) {
         return elementwise_source(k, call.variant);
     }
-    static Compiled compile(const Definition& k, const Call& call) {
+    static Compiled compile(const Definition& k, const Call& call, int device) {
         const std::string code = source(k, call);
-        return module_function({code, k.name, k.options.options, {}}, k.name);
+        return module_function(device, {code, k.name, k.options.options, {}}, k.name);
     }
     static void launch(const Definition& k, Call& call, Compiled function,
                        KernelLauncher& launcher) {

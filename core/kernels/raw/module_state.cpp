@@ -28,8 +28,7 @@ ModuleState::~ModuleState() {
             continue;
         }
         try {
-            const DeviceGuard guard{Device(static_cast<int>(device))};
-            backend().unload_module(devices_[device].module);
+            backend().unload_module(static_cast<int>(device), devices_[device].module);
         } catch (...) {  // NOLINT(bugprone-empty-catch): a destructor cannot report it
         }
     }
@@ -59,18 +58,17 @@ ModuleState::Loaded& ModuleState::loaded_locked(int device) {
     }
     if (source_) {
         LoadedModule shared = cached_module(
-            {source_->code, label_, source_->options, source_->name_expressions, true});
+            device, {source_->code, label_, source_->options, source_->name_expressions, true});
         lowered_names_ = std::move(shared.lowered_names);
         loaded.module = shared.module;
     } else {
-        loaded.module = backend().load_module(image_);
+        loaded.module = backend().load_module(device, image_);
     }
     return loaded;
 }
 
-ModuleState::Function ModuleState::function(const std::string& name) {
+ModuleState::Function ModuleState::function(int device, const std::string& name) {
     auto& gpu = backend();
-    const int device = gpu.current_device();
     const std::scoped_lock lock(mutex_);
     Loaded& loaded = loaded_locked(device);
     if (auto found = loaded.functions.find(name); found != loaded.functions.end()) {
@@ -78,41 +76,38 @@ ModuleState::Function ModuleState::function(const std::string& name) {
     }
     Function function;
     try {
-        function.native = gpu.get_function(loaded.module, name.c_str());
+        function.native = gpu.get_function(device, loaded.module, name.c_str());
     } catch (const BackendError& e) {
         throw Error("kiln: " + label_ + ": the module has no kernel '" + name + "' (" + e.call() +
                     ": " + e.text() + ")");
     }
-    function.attributes = gpu.function_attributes(function.native);
+    function.attributes = gpu.function_attributes(device, function.native);
     loaded.functions.emplace(name, function);
     return function;
 }
 
-void ModuleState::refresh_attributes(const std::string& name) {
+void ModuleState::refresh_attributes(int device, const std::string& name) {
     auto& gpu = backend();
-    const int device = gpu.current_device();
     const std::scoped_lock lock(mutex_);
     Loaded& loaded = loaded_locked(device);
     if (auto found = loaded.functions.find(name); found != loaded.functions.end()) {
-        found->second.attributes = gpu.function_attributes(found->second.native);
+        found->second.attributes = gpu.function_attributes(device, found->second.native);
     }
 }
 
-std::pair<void*, std::size_t> ModuleState::global(const std::string& name) {
+std::pair<void*, std::size_t> ModuleState::global(int device, const std::string& name) {
     auto& gpu = backend();
-    const int device = gpu.current_device();
     const std::scoped_lock lock(mutex_);
     Loaded& loaded = loaded_locked(device);
     try {
-        return gpu.get_global(loaded.module, name.c_str());
+        return gpu.get_global(device, loaded.module, name.c_str());
     } catch (const BackendError& e) {
         throw Error("kiln: " + label_ + ": the module has no global '" + name + "' (" + e.call() +
                     ": " + e.text() + ")");
     }
 }
 
-std::string ModuleState::lowered_name(std::string_view expression) {
-    const int device = backend().current_device();
+std::string ModuleState::lowered_name(int device, std::string_view expression) {
     const std::scoped_lock lock(mutex_);
     if (source_) {
         (void)loaded_locked(device);  // compiling gives the lowered names

@@ -40,15 +40,15 @@ public:
     [[nodiscard]] const std::string& label() const noexcept { return label_; }
     [[nodiscard]] const Source* source() const noexcept;
 
-    // Function `name` on the current device (loading the module first). Throws Error naming the
+    // Function `name` on `device` (loading the module there first). Throws Error naming the
     // function when the module has none of that name.
-    [[nodiscard]] Function function(const std::string& name);
-    // Re-reads a function's attributes after one was changed.
-    void refresh_attributes(const std::string& name);
-    // The module's global `name` on the current device.
-    [[nodiscard]] std::pair<void*, std::size_t> global(const std::string& name);
+    [[nodiscard]] Function function(int device, const std::string& name);
+    // Re-reads a function's attributes on `device` after one was changed.
+    void refresh_attributes(int device, const std::string& name);
+    // The module's global `name` on `device`.
+    [[nodiscard]] std::pair<void*, std::size_t> global(int device, const std::string& name);
     // The lowered name of a registered name expression; Error when it was not registered.
-    [[nodiscard]] std::string lowered_name(std::string_view expression);
+    [[nodiscard]] std::string lowered_name(int device, std::string_view expression);
 
     // Compile-only, for an explicit target.
     [[nodiscard]] CompiledBinary compile(const std::string& target) const;

@@ -1,4 +1,5 @@
 #include "../../backend.hpp"
+#include "../../call_context.hpp"
 #include "../../profiling.hpp"
 #include "../param_spec.hpp"
 #include "../shared_definitions.hpp"
@@ -25,15 +26,27 @@ std::string describe(Dim3 d) {
            ")";
 }
 
-// Every array argument is on the device the kernel runs on.
+// Every array argument is on the device the kernel runs on, or one it can reach (CuPy checks no
+// raw launch; a fault would poison the process, so kiln does).
 void check_devices(const std::string& kernel, std::span<const KernelArg> args, int device) {
     for (std::size_t i = 0; i < args.size(); ++i) {
-        if (args[i].device() && *args[i].device() != device) {
+        if (args[i].device() && !detail::reachable(device, *args[i].device())) {
             throw Error("kiln: RawKernel '" + kernel + "': argument " + std::to_string(i + 1) +
                         " is an array on device " + std::to_string(*args[i].device()) +
-                        " but the kernel runs on device " + std::to_string(device));
+                        ", which device " + std::to_string(device) +
+                        " (where the kernel runs) cannot access; move it there with to_device");
         }
     }
+}
+
+// The device of the first array argument, if any.
+std::optional<int> first_array_device(std::span<const KernelArg> args) {
+    for (const KernelArg& arg : args) {
+        if (arg.device()) {
+            return arg.device();
+        }
+    }
+    return std::nullopt;
 }
 
 // The grid and block against the kernel's limits; returns the threads per block.
@@ -106,7 +119,7 @@ RawKernel::RawKernel(RawKernel&&) noexcept = default;
 RawKernel& RawKernel::operator=(RawKernel&&) noexcept = default;
 
 void* RawKernel::function() const {
-    return module_->function(lookup_name_).native;
+    return module_->function(detail::backend().current_device(), lookup_name_).native;
 }
 
 void RawKernel::operator()(Dim3 grid, Dim3 block, std::initializer_list<KernelArg> args,
@@ -143,26 +156,33 @@ void RawKernel::operator()(Dim3 grid, Dim3 block, std::span<const KernelArg> arg
         }
     }
     auto& gpu = detail::backend();
-    const int device = gpu.current_device();
+    const StreamView stream = detail::call_context("RawKernel '" + kernel + "'", options.stream,
+                                                   first_array_device(args));
+    const int device = stream.device();
     check_devices(kernel, args, device);
-    auto function = module_->function(lookup_name_);
+    detail::CrossDeviceOrder order(stream);
+    for (const KernelArg& arg : args) {
+        if (arg.device()) {
+            order.after(*arg.device());
+        }
+    }
+    auto function = module_->function(device, lookup_name_);
     // Kernel objects with one source share the function, whose limit another object may have
     // raised since this one read it.
     if (options.shared_mem >
         static_cast<std::size_t>(function.attributes.max_dynamic_shared_size_bytes)) {
-        module_->refresh_attributes(lookup_name_);
-        function = module_->function(lookup_name_);
+        module_->refresh_attributes(device, lookup_name_);
+        function = module_->function(device, lookup_name_);
     }
     const unsigned long long threads =
         check_launch_shape(kernel, grid, block, options.shared_mem, function.attributes, device);
 
-    const StreamView stream = options.stream.value_or(current_stream());
     detail::LaunchConfig config{
-        {grid.x, grid.y, grid.z}, {block.x, block.y, block.z}, options.shared_mem, stream.native()};
+        {grid.x, grid.y, grid.z}, {block.x, block.y, block.z}, options.shared_mem, stream};
     const detail::ProfileRange range(kernel.c_str());
     if (options.cooperative) {
         const int per_multiprocessor = gpu.max_active_blocks_per_multiprocessor(
-            function.native, static_cast<int>(threads), options.shared_mem);
+            device, function.native, static_cast<int>(threads), options.shared_mem);
         const auto resident = static_cast<unsigned>(
             per_multiprocessor * Device(device).properties().multiprocessor_count);
         if (grid.y == 1 && grid.z == 1) {
@@ -172,22 +192,27 @@ void RawKernel::operator()(Dim3 grid, Dim3 block, std::span<const KernelArg> arg
     } else {
         gpu.launch(function.native, config, packed.data());
     }
+    order.done();
 }
 
 KernelAttributes RawKernel::attributes() const {
-    return module_->function(lookup_name_).attributes;
+    return module_->function(detail::backend().current_device(), lookup_name_).attributes;
 }
 
 void RawKernel::set_max_dynamic_shared_size_bytes(int bytes) const {
+    const int device = detail::backend().current_device();
     detail::backend().set_function_attribute(
-        function(), detail::FunctionAttribute::max_dynamic_shared_size_bytes, bytes);
-    module_->refresh_attributes(lookup_name_);
+        device, module_->function(device, lookup_name_).native,
+        detail::FunctionAttribute::max_dynamic_shared_size_bytes, bytes);
+    module_->refresh_attributes(device, lookup_name_);
 }
 
 void RawKernel::set_preferred_shared_memory_carveout(int percent) const {
+    const int device = detail::backend().current_device();
     detail::backend().set_function_attribute(
-        function(), detail::FunctionAttribute::preferred_shared_memory_carveout, percent);
-    module_->refresh_attributes(lookup_name_);
+        device, module_->function(device, lookup_name_).native,
+        detail::FunctionAttribute::preferred_shared_memory_carveout, percent);
+    module_->refresh_attributes(device, lookup_name_);
 }
 
 }  // namespace kiln

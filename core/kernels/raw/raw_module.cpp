@@ -1,5 +1,7 @@
 #include "module_state.hpp"
 
+#include "../../backend.hpp"
+
 #include <kiln/error.hpp>
 #include <kiln/raw_module.hpp>
 
@@ -38,9 +40,10 @@ RawKernel RawModule::get_function(std::string_view name) const {
     const bool registered = source != nullptr && std::find(source->name_expressions.begin(),
                                                            source->name_expressions.end(),
                                                            name) != source->name_expressions.end();
-    std::string lookup = registered ? state_->lowered_name(name) : std::string(name);
+    const int device = detail::backend().current_device();
+    std::string lookup = registered ? state_->lowered_name(device, name) : std::string(name);
     if (!registered && lookup.find_first_of("<>(), :") != std::string::npos) {
-        (void)state_->lowered_name(name);  // throws: an expression that was not registered
+        (void)state_->lowered_name(device, name);  // throws: an expression not registered
     }
     RawKernel kernel(state_, std::string(name), std::move(lookup));
     (void)kernel.function();  // a missing function is an error now, not at the first launch
@@ -48,7 +51,7 @@ RawKernel RawModule::get_function(std::string_view name) const {
 }
 
 GlobalSymbol RawModule::get_global(std::string_view name) const {
-    const auto [ptr, bytes] = state_->global(std::string(name));
+    const auto [ptr, bytes] = state_->global(detail::backend().current_device(), std::string(name));
     return {ptr, bytes};
 }
 

@@ -246,11 +246,9 @@ std::string reduction_prefix(const ReductionDefinition& k) {
 }
 
 ReductionCall prepare_reduction(const ReductionDefinition& k, std::span<const Argument> args,
-                                const ReductionCallOptions& options) {
+                                const ReductionCallOptions& options, std::optional<int> device) {
     const std::vector<ndarray> given = given_outputs(k, args, options);
     const Binding binding = bind_arguments(k.name, k.in, k.out, args, given);
-    // Without a device there are no arrays to check, and source() still works.
-    const std::optional<int> device = current_device_if_any();
     ReductionCall call;
     call.variant.dialect = active_dialect();
     const std::vector<Shape> shapes = bind_inputs(k, args, binding, device, call);

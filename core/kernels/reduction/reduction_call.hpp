@@ -43,9 +43,11 @@ struct ReductionCall {
 [[nodiscard]] std::string reduction_prefix(const ReductionDefinition& k);
 
 // Throws TypeError, ShapeError, IndexError or Error naming the kernel and the argument.
+// `device`: where the call runs; none when only its source is wanted.
 [[nodiscard]] ReductionCall prepare_reduction(const ReductionDefinition& k,
                                               std::span<const Argument> args,
-                                              const ReductionCallOptions& options);
+                                              const ReductionCallOptions& options,
+                                              std::optional<int> device);
 
 // Allocates on `stream` the outputs the caller did not give, as prepare_reduction laid them out.
 void allocate_reduction_outputs(ReductionCall& call, StreamView stream);

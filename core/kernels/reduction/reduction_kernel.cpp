@@ -23,9 +23,9 @@ struct Reduction {
         int resident_blocks = 0;  // the reduce kernel's blocks per multiprocessor
     };
 
-    static Call prepare(const Definition& k, std::span<const Argument> args,
-                        const Options& options) {
-        return prepare_reduction(k, args, options);
+    static Call prepare(const Definition& k, std::span<const Argument> args, const Options& options,
+                        std::optional<int> device) {
+        return prepare_reduction(k, args, options, device);
     }
     static void sign(CallSignature& signature, const Options& options) {
         signature.add(options.axis.all() ? -1
@@ -59,14 +59,15 @@ struct Reduction {
     static std::string source(const Definition& k, const Call& call) {
         return reduction_source(k, call.variant);
     }
-    static Compiled compile(const Definition& k, const Call& call) {
+    static Compiled compile(const Definition& k, const Call& call, int device) {
         const std::string code = source(k, call);
         Compiled compiled;
-        NativeModule module = cached_module({code, k.name, k.options, {}}).module;
-        compiled.reduce = backend().get_function(module, k.name.c_str());
-        compiled.finish = backend().get_function(module, finish_name(k).c_str());
+        NativeModule module = cached_module(device, {code, k.name, k.options, {}}).module;
+        auto& gpu = backend();
+        compiled.reduce = gpu.get_function(device, module, k.name.c_str());
+        compiled.finish = gpu.get_function(device, module, finish_name(k).c_str());
         compiled.resident_blocks =
-            backend().max_active_blocks_per_multiprocessor(compiled.reduce, reduction_block, 0);
+            gpu.max_active_blocks_per_multiprocessor(device, compiled.reduce, reduction_block, 0);
         return compiled;
     }
     static void launch(const Definition& /*k*/, Call& call, const Compiled& compiled,

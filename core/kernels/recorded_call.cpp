@@ -67,18 +67,6 @@ bool operator==(const CallSignature& a, const CallSignature& b) noexcept {
                       b.words_.begin());
 }
 
-std::optional<int> current_device_if_any() {
-    try {
-        Backend& gpu = backend();
-        if (gpu.device_count() == 0) {
-            return std::nullopt;
-        }
-        return gpu.current_device();
-    } catch (const NoDevice&) {
-        return std::nullopt;
-    }
-}
-
 bool RecordedCall::replayable() const noexcept {
     return signature.complete() && operand_dtypes.size() <= max_operands &&
            std::all_of(launches.begin(), launches.end(), [](const RecordedLaunch& launch) {

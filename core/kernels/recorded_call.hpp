@@ -45,9 +45,6 @@ private:
     bool overflow_ = false;
 };
 
-// The current device, or none when there is no GPU (the full path then reports why).
-[[nodiscard]] std::optional<int> current_device_if_any();
-
 struct RecordedLaunch {
     NativeFunction function = nullptr;
     Dim3 grid;

@@ -102,8 +102,8 @@ concept real_element = std::same_as<T, double> || std::same_as<T, float> || std:
 template <class T>
 concept integer_element = std::integral<T> && has_dtype<T> && !std::same_as<T, bool>;
 
-// New C-contiguous device arrays, on the current device. The kernel runs on `stream` (default:
-// the current stream), from which the memory is also allocated. Errors: Error for a bad range or
+// New C-contiguous device arrays, on the device of `stream` (default: the current device's current
+// stream), where the kernel runs and from which the memory is allocated. Errors: Error for a bad range or
 // deviation, TypeError for a dtype the function does not make, ShapeError for a bad shape.
 
 // Uniform values in [low, high) (see above for `high` itself); dtype float16, float32 or float64.

@@ -60,25 +60,6 @@ void check(int rc, const char* call) {
     }
 }
 
-std::size_t wire_size(WireType type) {
-    switch (type) {
-        case WireType::int8:
-        case WireType::uint8:
-            return 1;
-        case WireType::float16:
-            return 2;
-        case WireType::int32:
-        case WireType::uint32:
-        case WireType::float32:
-            return 4;
-        case WireType::int64:
-        case WireType::uint64:
-        case WireType::float64:
-            return 8;
-    }
-    return 1;
-}
-
 MPI_Datatype mpi_type(WireType type) {
     switch (type) {
         case WireType::int8:
@@ -367,9 +348,9 @@ NativeCommunicator MpiCollectives::init(const distributed::UniqueId& id, int ran
                                         [&](const auto& offer) { return offer.first == id; });
         if (found == offers_.end()) {
             throw Error(
-                "kiln: Communicator: on the host backend the ranks find each other through MPI: "
-                "make the communicator with kiln::distributed::from_mpi "
-                "(kiln/distributed/mpi.hpp)");
+                "kiln: Communicator: the id was not made in this process; the host backend's "
+                "ranks in several processes meet through MPI: make the communicator with "
+                "kiln::distributed::from_mpi (kiln/distributed/mpi.hpp)");
         }
         comm = found->second;
         offers_.erase(found);

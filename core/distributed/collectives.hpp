@@ -27,6 +27,26 @@ enum class WireType : std::uint8_t {
     float64
 };
 
+// The bytes of one element of `type`.
+[[nodiscard]] constexpr std::size_t wire_size(WireType type) {
+    switch (type) {
+        case WireType::int8:
+        case WireType::uint8:
+            return 1;
+        case WireType::float16:
+            return 2;
+        case WireType::int32:
+        case WireType::uint32:
+        case WireType::float32:
+            return 4;
+        case WireType::int64:
+        case WireType::uint64:
+        case WireType::float64:
+            return 8;
+    }
+    return 1;
+}
+
 // Where a call that the library may finish in the background (non-blocking mode) stands.
 enum class Progress : std::uint8_t { done, in_progress };
 

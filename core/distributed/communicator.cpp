@@ -13,6 +13,7 @@
 
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace kiln::distributed {
 
@@ -28,27 +29,20 @@ detail::Collectives& usable_library() {
 }
 
 // The stream a call runs on: the one given, else the current stream of the communicator's
-// device.
-detail::NativeStream stream_for(const Communicator::State& state,
-                                std::optional<StreamView> stream) {
-    if (stream) {
-        return stream->native();
-    }
-    if (detail::backend().current_device() == state.device) {
-        return current_stream().native();
-    }
-    const DeviceGuard guard{Device(state.device)};
-    return current_stream().native();
+// device, which an OnDevice made current.
+detail::NativeStream stream_for(std::optional<StreamView> stream) {
+    return stream ? stream->native() : current_stream().native();
 }
 
-// Runs one library call for `operation`: a failure the library reports is a CommunicatorError,
-// after an abort when the communicator itself failed.
+// Runs one library call for `operation`, with the communicator's device current: a failure the
+// library reports is a CommunicatorError, after an abort when the communicator itself failed.
 // `call` gets the library, the communicator and the stream (`stream`, else the current one).
 template <class Call>
 void run(Communicator::State& state, std::string_view operation, std::optional<StreamView> stream,
          Call call) {
     state.check_usable(operation);
-    detail::NativeStream const native = stream_for(state, stream);
+    const detail::OnDevice on_device(state.device);
+    detail::NativeStream const native = stream_for(stream);
     detail::Progress progress{};
     try {
         progress = call(*state.library, state.comm, native);
@@ -61,13 +55,66 @@ void run(Communicator::State& state, std::string_view operation, std::optional<S
     state.after_call(operation, progress);
 }
 
+[[noreturn]] void refuse_devices(const std::string& what) {
+    throw ValueError("kiln: Communicator.create_all: argument 'devices' " + what);
+}
+
+// create_all's devices: at least one, none twice (NCCL: two ranks on one device "is not
+// supported and may lead to hangs"), each one that exists.
+void check_devices(const std::vector<int>& devices) {
+    if (devices.empty()) {
+        refuse_devices("is empty but must name at least one device");
+    }
+    for (std::size_t i = 0; i < devices.size(); ++i) {
+        for (std::size_t j = 0; j < i; ++j) {
+            if (devices[j] == devices[i]) {
+                refuse_devices("names device " + std::to_string(devices[i]) +
+                               " twice (at indices " + std::to_string(j) + " and " +
+                               std::to_string(i) +
+                               ") but must name each device once: NCCL forbids two ranks of a "
+                               "communicator on one device");
+            }
+        }
+    }
+    const int count = device_count();
+    for (std::size_t i = 0; i < devices.size(); ++i) {
+        if (devices[i] < 0 || devices[i] >= count) {
+            refuse_devices("names device " + std::to_string(devices[i]) + " (at index " +
+                           std::to_string(i) + ") but must name devices in [0, " +
+                           std::to_string(count) + "): this process sees " + std::to_string(count) +
+                           " device(s)");
+        }
+    }
+}
+
 }  // namespace
 
 UniqueId Communicator::unique_id() {
     return usable_library().unique_id();
 }
 
+std::vector<Communicator> Communicator::create_all(const std::vector<int>& devices,
+                                                   std::chrono::milliseconds timeout) {
+    check_devices(devices);
+    const UniqueId id = unique_id();
+    const int size = static_cast<int>(devices.size());
+    std::vector<Communicator> comms;
+    comms.reserve(devices.size());
+    // NCCL: one thread making communicators for several devices makes them in one group.
+    Group group;
+    for (int rank = 0; rank < size; ++rank) {
+        comms.emplace_back(Device(devices[static_cast<std::size_t>(rank)]), id, rank, size,
+                           timeout);
+    }
+    group.end();
+    return comms;
+}
+
 Communicator::Communicator(const UniqueId& id, int rank, int size,
+                           std::chrono::milliseconds timeout)
+    : Communicator(Device::current(), id, rank, size, timeout) {}
+
+Communicator::Communicator(const Device& device, const UniqueId& id, int rank, int size,
                            std::chrono::milliseconds timeout) {
     if (size < 1) {
         throw ValueError("kiln: Communicator: size is " + std::to_string(size) +
@@ -82,7 +129,7 @@ Communicator::Communicator(const UniqueId& id, int rank, int size,
     state_->library = &library;
     state_->rank = rank;
     state_->size = size;
-    state_->device = detail::backend().current_device();
+    state_->device = device.id();
     state_->timeout = timeout;
     run(*state_, "init", StreamView{}, [&](detail::Collectives& l, auto /*none yet*/, auto) {
         state_->comm = l.init(id, rank, size);
@@ -97,7 +144,7 @@ Communicator::~Communicator() {
     // Flush the communicator's work, then free it; one that does not finish in time is aborted.
     State& s = *state_;
     try {
-        const DeviceGuard guard{Device(s.device)};
+        const detail::OnDevice on_device(s.device);
         const bool flushed = s.library->finalize(s.comm) == detail::Progress::done ||
                              detail::wait_for(
                                  [&s] {
@@ -113,7 +160,7 @@ Communicator::~Communicator() {
             s.library->abort(s.comm);
         }
     } catch (...) {
-        s.library->abort(s.comm);
+        s.abort_with("its destructor failed to free it");
     }
 }
 
@@ -288,8 +335,14 @@ void Communicator::synchronize(std::optional<StreamView> stream) const {
     State& s = require(state_);
     const std::string operation =
         s.last_operation.empty() ? "synchronize" : "synchronize after " + s.last_operation;
+    if (detail::group_open()) {
+        throw Error("kiln: Communicator." + operation +
+                    ": called inside a group, whose calls are queued only when it ends: "
+                    "synchronize after Group.end() (or after group())");
+    }
     s.check_usable(operation);
-    const StreamView view{stream_for(s, stream)};
+    const detail::OnDevice on_device(s.device);
+    const StreamView view{stream_for(stream)};
     const auto result = detail::wait_for(
         [&] {
             detail::Poll seen = s.poll();

@@ -1,10 +1,30 @@
 #include "communicator_state.hpp"
 
+#include "../backend.hpp"
 #include "progress_wait.hpp"
 
 #include <kiln/error.hpp>
 
 #include <string>
+
+namespace kiln::detail {
+
+OnDevice::OnDevice(int device) : previous_(backend().current_device()), device_(device) {
+    if (device_ != previous_) {
+        backend().set_device(device_);
+    }
+}
+
+OnDevice::~OnDevice() {
+    if (device_ != previous_) {
+        try {
+            backend().set_device(previous_);
+        } catch (...) {  // NOLINT(bugprone-empty-catch): a destructor cannot report it
+        }
+    }
+}
+
+}  // namespace kiln::detail
 
 namespace kiln::distributed {
 
@@ -19,17 +39,13 @@ void Communicator::State::check_usable(std::string_view operation) {
 }
 
 detail::Poll Communicator::State::poll() const {
+    const detail::OnDevice on_device(device);
     auto status = library->status(comm);
     return {status.progress == detail::Progress::done, std::move(status.error)};
 }
 
 void Communicator::State::settle(std::string_view operation) {
-    const auto result = detail::wait_for(
-        [this] {
-            auto status = library->status(comm);
-            return detail::Poll{status.progress == detail::Progress::done, std::move(status.error)};
-        },
-        timeout);
+    const auto result = detail::wait_for([this] { return poll(); }, timeout);
     switch (result.outcome) {
         case detail::WaitOutcome::done:
             pending = false;
@@ -66,7 +82,12 @@ void Communicator::State::abort_with(const std::string& reason) noexcept {
     aborted = true;
     pending = false;
     abort_reason = reason;
-    library->abort(comm);
+    try {
+        const detail::OnDevice on_device(device);
+        library->abort(comm);
+    } catch (...) {  // the device could not be made current: abort under the caller's
+        library->abort(comm);
+    }
     comm = nullptr;
 }
 

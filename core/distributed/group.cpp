@@ -78,4 +78,8 @@ bool join_open_group(distributed::Communicator::State& member) {
     return true;
 }
 
+bool group_open() {
+    return distributed::open_groups.depth > 0;
+}
+
 }  // namespace kiln::detail

@@ -1,7 +1,11 @@
-// kiln::distributed on one GPU: a one-rank communicator runs every operation on every dtype NCCL
-// (RCCL) carries, in place and into `out`, on the current and on other streams, and is checked
-// against the host's values; a timeout aborts it. Skips, saying why, without a device or without
-// the library of collectives. Two ranks: tests/mpi.
+// kiln::distributed within one process. One device: a one-rank communicator runs every
+// operation on every dtype NCCL (RCCL) carries, in place and into `out`, on the current and on
+// other streams, and is checked against the host's values; a timeout aborts it. Two devices: one
+// communicator per device (create_all, or one thread per device), every operation driven from one
+// thread in groups and checked against closed forms; a rank that never arrives times out. The
+// host backend runs them all on its two host devices (KILN_HOST_DEVICES=2, set by the tests'
+// main). Skips, saying why, without the devices or without the library of collectives. Ranks in
+// several processes: tests/mpi.
 #include "core/distributed/wire_call.hpp"
 #include "tests/support/backend_under_test.hpp"
 #include "tests/support/collective_arrays.hpp"
@@ -11,16 +15,23 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
+#include <atomic>
 #include <chrono>
 #include <complex>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <tuple>
+#include <vector>
 
 namespace {
 
+using kiln::Device;
+using kiln::DeviceGuard;
 using kiln::distributed::Communicator;
 using kiln::distributed::Group;
 using kiln::distributed::ReduceOp;
@@ -262,6 +273,436 @@ TEST(Communicator, MovedFromIsAnError) {
     const Communicator moved(std::move(comm));
     EXPECT_EQ(moved.size(), 1);
     EXPECT_THROW((void)comm.rank(), kiln::Error);  // NOLINT(bugprone-use-after-move)
+}
+
+// ---- Two devices, one process ----
+
+#define KILN_REQUIRE_TWO_DEVICES() \
+    KILN_REQUIRE_COLLECTIVES();    \
+    if (kiln::device_count() < 2)  \
+    GTEST_SKIP() << "one " << kiln::test::backend_name << " device visible; needs two"
+
+constexpr std::int64_t length = 1027;
+
+// `n` values value(i) of T, on `device`.
+template <class T>
+kiln::ndarray values_on(int device, const std::function<T(std::int64_t)>& value,
+                        std::int64_t n = length) {
+    std::vector<T> host(static_cast<std::size_t>(n));
+    for (std::int64_t i = 0; i < n; ++i) {
+        host[static_cast<std::size_t>(i)] = value(i);
+    }
+    const DeviceGuard guard{Device(device)};
+    return kiln::array(host);
+}
+
+// Rank r's operand: arange(n) * (r + 1), as T, on device r.
+template <class T>
+kiln::ndarray scaled(int rank, std::int64_t n = length) {
+    return values_on<T>(
+        rank, [rank](std::int64_t i) { return static_cast<T>(i * (rank + 1)); }, n);
+}
+
+// An output that the operation must overwrite: -1 everywhere, on device r.
+template <class T>
+kiln::ndarray sentinel(int rank, std::int64_t n = length) {
+    return values_on<T>(
+        rank, [](std::int64_t) { return static_cast<T>(-1); }, n);
+}
+
+template <class T>
+void expect_values(const kiln::ndarray& array, const std::function<T(std::int64_t)>& expected,
+                   const std::string& what) {
+    const auto got = array.get<T>();
+    ASSERT_EQ(static_cast<std::int64_t>(got.size()), array.size()) << what;
+    int wrong = 0;
+    for (std::int64_t i = 0; i < array.size() && wrong < 5; ++i) {
+        if (got[static_cast<std::size_t>(i)] != expected(i)) {
+            ADD_FAILURE() << what << ": element " << i << " is " << got[static_cast<std::size_t>(i)]
+                          << " but must be " << expected(i);
+            ++wrong;
+        }
+    }
+}
+
+// One communicator per device, and rank r's name in messages.
+std::vector<Communicator> two_devices() {
+    return Communicator::create_all({0, 1});
+}
+
+std::string on_rank(int rank, const std::string& what) {
+    return what + " on rank " + std::to_string(rank);
+}
+
+void synchronize_all(const std::vector<Communicator>& comms) {
+    for (const auto& comm : comms) {
+        comm.synchronize();
+    }
+}
+
+TEST(Communicator, CreateAllPutsRankIOnDeviceI) {
+    KILN_REQUIRE_TWO_DEVICES();
+    for (int current : {0, 1}) {
+        const DeviceGuard guard{Device(current)};
+        const auto comms = Communicator::create_all({1, 0});
+        ASSERT_EQ(comms.size(), 2U);
+        for (int r = 0; r < 2; ++r) {
+            EXPECT_EQ(comms[r].rank(), r);
+            EXPECT_EQ(comms[r].size(), 2);
+            EXPECT_EQ(comms[r].device(), 1 - r);
+            EXPECT_NE(comms[r].native(), nullptr);
+        }
+        EXPECT_EQ(Device::current().id(), current) << "create_all changed the current device";
+    }
+}
+
+TEST(Communicator, AllReduceOverTwoDevicesFromOneThread) {
+    KILN_REQUIRE_TWO_DEVICES();
+    const DeviceGuard guard{Device(1)};  // the calls must leave it current
+    const auto comms = two_devices();
+    const std::vector<std::pair<ReduceOp, float>> cases = {
+        {ReduceOp::sum, 3.0F}, {ReduceOp::max, 2.0F}, {ReduceOp::avg, 1.5F}};
+    for (const auto& [op, factor] : cases) {
+        const std::string name = "all_reduce " + std::string(kiln::detail::to_string(op));
+        const std::vector<kiln::ndarray> in = {scaled<float>(0), scaled<float>(1)};
+        const std::vector<kiln::ndarray> out = {sentinel<float>(0), sentinel<float>(1)};
+        {
+            Group group;
+            for (int r = 0; r < 2; ++r) {
+                comms[r].all_reduce(in[r], out[r], op);
+            }
+            group.end();
+        }
+        synchronize_all(comms);
+        for (int r = 0; r < 2; ++r) {
+            expect_values<float>(
+                out[r], [f = factor](std::int64_t i) { return static_cast<float>(i) * f; },
+                on_rank(r, name));
+            expect_values<float>(
+                in[r], [r](std::int64_t i) { return static_cast<float>(i * (r + 1)); },
+                on_rank(r, name + ", its input"));
+        }
+    }
+
+    // prod on integers, in place: i * 2i.
+    const std::vector<kiln::ndarray> a = {scaled<std::int32_t>(0), scaled<std::int32_t>(1)};
+    comms[0].group([&] {
+        for (int r = 0; r < 2; ++r) {
+            comms[r].all_reduce(a[r], ReduceOp::prod);
+        }
+    });
+    synchronize_all(comms);
+    for (int r = 0; r < 2; ++r) {
+        expect_values<std::int32_t>(
+            a[r], [](std::int64_t i) { return static_cast<std::int32_t>(2 * i * i); },
+            on_rank(r, "all_reduce prod in place"));
+    }
+    EXPECT_EQ(Device::current().id(), 1) << "a call changed the current device";
+}
+
+TEST(Communicator, BroadcastFromEachRoot) {
+    KILN_REQUIRE_TWO_DEVICES();
+    const auto comms = two_devices();
+    for (int root = 0; root < 2; ++root) {
+        const auto expected = [root](std::int64_t i) {
+            return static_cast<double>(i * (root + 1));
+        };
+        // In place: only the root's values count.
+        const std::vector<kiln::ndarray> a = {root == 0 ? scaled<double>(0) : sentinel<double>(0),
+                                              root == 1 ? scaled<double>(1) : sentinel<double>(1)};
+        // Into `out`: every rank passes its own `in`, which only the root's is read.
+        const std::vector<kiln::ndarray> in = {scaled<double>(0), scaled<double>(1)};
+        const std::vector<kiln::ndarray> out = {sentinel<double>(0), sentinel<double>(1)};
+        {
+            Group group;
+            for (int r = 0; r < 2; ++r) {
+                comms[r].broadcast(a[r], root);
+                comms[r].broadcast(in[r], out[r], root);
+            }
+            group.end();
+        }
+        synchronize_all(comms);
+        for (int r = 0; r < 2; ++r) {
+            const std::string from = " from root " + std::to_string(root);
+            expect_values<double>(a[r], expected, on_rank(r, "broadcast in place" + from));
+            expect_values<double>(out[r], expected, on_rank(r, "broadcast into out" + from));
+        }
+    }
+}
+
+TEST(Communicator, AllGatherPutsTheRanksSideBySide) {
+    KILN_REQUIRE_TWO_DEVICES();
+    const auto comms = two_devices();
+    const std::vector<kiln::ndarray> in = {scaled<std::int64_t>(0), scaled<std::int64_t>(1)};
+    std::vector<kiln::ndarray> out;
+    for (int r = 0; r < 2; ++r) {
+        out.push_back(sentinel<std::int64_t>(r, 2 * length).reshape({2, length}));
+    }
+    comms[0].group([&] {
+        for (int r = 0; r < 2; ++r) {
+            comms[r].all_gather(in[r], out[r]);
+        }
+    });
+    synchronize_all(comms);
+    // Block b is rank b's arange * (b + 1).
+    for (int r = 0; r < 2; ++r) {
+        expect_values<std::int64_t>(
+            out[r], [](std::int64_t j) { return (j % length) * (j / length + 1); },
+            on_rank(r, "all_gather"));
+    }
+}
+
+TEST(Communicator, ReduceScatterGivesRankRBlockR) {
+    KILN_REQUIRE_TWO_DEVICES();
+    const auto comms = two_devices();
+    const std::vector<kiln::ndarray> in = {scaled<float>(0, 2 * length),
+                                           scaled<float>(1, 2 * length)};
+    const std::vector<kiln::ndarray> out = {sentinel<float>(0), sentinel<float>(1)};
+    comms[0].group([&] {
+        for (int r = 0; r < 2; ++r) {
+            comms[r].reduce_scatter(in[r], out[r], ReduceOp::sum);
+        }
+    });
+    synchronize_all(comms);
+    // The sum is arange(2n) * 3; rank r holds its block r.
+    for (int r = 0; r < 2; ++r) {
+        expect_values<float>(
+            out[r], [r](std::int64_t i) { return static_cast<float>((r * length + i) * 3); },
+            on_rank(r, "reduce_scatter"));
+    }
+}
+
+TEST(Communicator, ReduceWritesTheRootOnly) {
+    KILN_REQUIRE_TWO_DEVICES();
+    const auto comms = two_devices();
+    for (int root = 0; root < 2; ++root) {
+        const std::vector<kiln::ndarray> in = {scaled<double>(0), scaled<double>(1)};
+        const std::vector<kiln::ndarray> out = {sentinel<double>(0), sentinel<double>(1)};
+        comms[0].group([&] {
+            for (int r = 0; r < 2; ++r) {
+                comms[r].reduce(in[r], out[r], root, ReduceOp::sum);
+            }
+        });
+        synchronize_all(comms);
+        const std::string name = "reduce to root " + std::to_string(root);
+        expect_values<double>(
+            out[root], [](std::int64_t i) { return static_cast<double>(i * 3); },
+            on_rank(root, name));
+        expect_values<double>(
+            out[1 - root], [](std::int64_t) { return -1.0; },
+            on_rank(1 - root, name + " (not the root: untouched)"));
+    }
+}
+
+TEST(Communicator, SendAndReceiveBothWaysInOneGroup) {
+    KILN_REQUIRE_TWO_DEVICES();
+    const DeviceGuard guard{Device(0)};
+    const auto comms = two_devices();
+    const std::vector<kiln::ndarray> mine = {scaled<std::int32_t>(0), scaled<std::int32_t>(1)};
+    const std::vector<kiln::ndarray> theirs = {sentinel<std::int32_t>(0),
+                                               sentinel<std::int32_t>(1)};
+    {
+        Group group;
+        for (int r = 0; r < 2; ++r) {
+            comms[r].send(mine[r], 1 - r);
+            comms[r].recv(theirs[r], 1 - r);
+        }
+        EXPECT_THROW(comms[0].synchronize(), kiln::Error) << "inside a group nothing is queued";
+        group.end();
+    }
+    synchronize_all(comms);
+    for (int r = 0; r < 2; ++r) {
+        const int peer = 1 - r;
+        expect_values<std::int32_t>(
+            theirs[r], [peer](std::int64_t i) { return static_cast<std::int32_t>(i * (peer + 1)); },
+            on_rank(r, "recv from rank " + std::to_string(peer)));
+    }
+    EXPECT_FALSE(comms[0].aborted());
+    EXPECT_EQ(Device::current().id(), 0);
+}
+
+// One communicator per device, each made and used by its own thread, which leaves device 0
+// current: the explicit device places the rank, and the calls run on the current stream of the
+// communicator's device (a stream of the thread's own; the host devices share their default
+// streams, on which two ranks would queue behind each other). Each stream is busy a while before
+// the all_reduce, rank 0's until well after rank 1 has queued its calls, and copies the result
+// after it: a call made on another stream would copy rank 1's values before rank 0 arrives, or
+// return from synchronize too early.
+TEST(Communicator, OneThreadPerDeviceWithASharedId) {
+    KILN_REQUIRE_TWO_DEVICES();
+    const auto id = Communicator::unique_id();
+    std::vector<std::string> errors(2);
+    std::vector<int> devices_seen(2, -1);
+    std::array<bool, 2> stream_done{};  // not vector<bool>, whose elements share bytes
+    std::vector<std::vector<float>> results(2);
+    std::atomic<bool> second_queued{false};
+    const auto rank_thread = [&](int r) {
+        try {
+            const Communicator comm(Device(r), id, r, 2);
+            std::optional<kiln::Stream> stream;
+            {
+                const DeviceGuard on_device{Device(r)};
+                stream.emplace(true);
+            }
+            const kiln::StreamGuard on_stream(*stream);
+            const kiln::ndarray a = scaled<float>(r);
+            stream->launch_host_func([r, &second_queued] {
+                const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+                while (r == 0 && !second_queued && std::chrono::steady_clock::now() < until) {
+                    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+                }
+                std::this_thread::sleep_for(std::chrono::milliseconds(r == 0 ? 300 : 50));
+            });
+            comm.all_reduce(a);
+            const kiln::ndarray after = a.copy();  // queued on the stream, behind the all_reduce
+            if (r == 1) {
+                second_queued = true;
+            }
+            comm.synchronize();
+            stream_done[r] = stream->done();
+            devices_seen[r] = Device::current().id();
+            results[r] = after.get<float>();
+        } catch (const std::exception& e) {
+            errors[r] = e.what();
+        }
+    };
+    std::thread first(rank_thread, 0);
+    std::thread second(rank_thread, 1);
+    first.join();
+    second.join();
+    for (int r = 0; r < 2; ++r) {
+        ASSERT_EQ(errors[r], "") << "rank " << r;
+        EXPECT_EQ(devices_seen[r], 0) << "rank " << r << "'s thread left its device changed";
+        EXPECT_TRUE(stream_done[r]) << "rank " << r << " synchronized another stream";
+        ASSERT_EQ(results[r].size(), static_cast<std::size_t>(length));
+        for (std::int64_t i = 0; i < length; ++i) {
+            ASSERT_EQ(results[r][static_cast<std::size_t>(i)], static_cast<float>(i * 3))
+                << "rank " << r << ", element " << i;
+        }
+    }
+}
+
+// A rank that never joins: the other gives up after its timeout, aborting, instead of waiting
+// forever.
+TEST(Communicator, AnAbsentRankTimesOutTheJoin) {
+    KILN_REQUIRE_TWO_DEVICES();
+    const auto start = std::chrono::steady_clock::now();
+    try {
+        const Communicator alone(Device(1), Communicator::unique_id(), 0, 2,
+                                 std::chrono::milliseconds(300));
+        ADD_FAILURE() << "a communicator of two ranks was made with one";
+    } catch (const kiln::CommunicatorError& e) {
+        EXPECT_EQ(e.operation(), "init") << e.what();
+        EXPECT_EQ(e.rank(), 0);
+        EXPECT_EQ(e.size(), 2);
+    }
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(30));
+    EXPECT_EQ(Device::current().id(), 0);
+}
+
+// Rank 1 stays away from an all_reduce: rank 0's synchronize gives up after its timeout.
+TEST(Communicator, AnAbsentRankTimesOutAnAllReduce) {
+    KILN_REQUIRE_TWO_DEVICES();
+    auto comms = two_devices();
+    comms[0].set_timeout(std::chrono::milliseconds(300));
+    const kiln::ndarray a = scaled<float>(0);
+    const auto start = std::chrono::steady_clock::now();
+    try {
+        comms[0].all_reduce(a);
+        comms[0].synchronize();
+        ADD_FAILURE() << "an all_reduce without its peer completed";
+    } catch (const kiln::CommunicatorError& e) {
+        // NCCL connects lazily: the call itself may be the one that waits for the peer.
+        EXPECT_TRUE(e.operation() == "all_reduce" ||
+                    e.operation() == "synchronize after all_reduce")
+            << e.what();
+        EXPECT_EQ(e.rank(), 0);
+    }
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(30));
+    EXPECT_TRUE(comms[0].aborted());
+    EXPECT_THROW(comms[0].all_reduce(a), kiln::CommunicatorError);
+    comms[1].abort();  // its peer is gone: nothing to finalize with
+}
+
+TEST(Communicator, CreateAllRefusesBadDevices) {
+    const auto message = [](const std::vector<int>& devices) {
+        try {
+            (void)Communicator::create_all(devices);
+        } catch (const kiln::ValueError& e) {
+            return std::string(e.what());
+        }
+        return std::string("no ValueError");
+    };
+    const std::string prefix = "kiln: Communicator.create_all: argument 'devices' ";
+    EXPECT_EQ(message({}), prefix + "is empty but must name at least one device");
+    EXPECT_EQ(message({0, 1, 0}),
+              prefix +
+                  "names device 0 twice (at indices 0 and 2) but must name each device "
+                  "once: NCCL forbids two ranks of a communicator on one device");
+    const int count = kiln::device_count();
+    const std::string range = ") but must name devices in [0, " + std::to_string(count) +
+                              "): this process sees " + std::to_string(count) + " device(s)";
+    EXPECT_EQ(message({-1}), prefix + "names device -1 (at index 0" + range);
+    EXPECT_EQ(message({0, count}),
+              prefix + "names device " + std::to_string(count) + " (at index 1" + range);
+}
+
+// ---- The host backend's own checks, which a GPU's NCCL leaves to a hang ----
+
+#define KILN_REQUIRE_TWO_HOST_DEVICES()                                                        \
+    if (!kiln::test::is_host())                                                                \
+        GTEST_SKIP() << "the host backend's check (a GPU's devices never share a stream, and " \
+                        "NCCL does not compare the ranks' calls)";                             \
+    KILN_REQUIRE_TWO_DEVICES()
+
+// Without a group, the two ranks' calls queue on the one legacy stream that the host devices
+// share, the second behind the first, which waits for it: both fail at once, saying why.
+TEST(Communicator, TwoRanksQueuedOnOneHostStreamFailAtOnce) {
+    KILN_REQUIRE_TWO_HOST_DEVICES();
+    const auto comms = two_devices();
+    const std::vector<kiln::ndarray> a = {scaled<float>(0), scaled<float>(1)};
+    const auto start = std::chrono::steady_clock::now();
+    for (int r = 0; r < 2; ++r) {
+        comms[r].all_reduce(a[r]);
+    }
+    for (int r = 0; r < 2; ++r) {
+        try {
+            comms[r].synchronize();
+            ADD_FAILURE() << "rank " << r << "'s all_reduce completed";
+        } catch (const kiln::CommunicatorError& e) {
+            EXPECT_NE(std::string(e.what()).find(
+                          "ranks 0 and 1 queued collective #0 (all_reduce) on the legacy default "
+                          "stream in separate tasks"),
+                      std::string::npos)
+                << e.what();
+            EXPECT_NE(std::string(e.what()).find("inside one Group"), std::string::npos)
+                << e.what();
+        }
+    }
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(30));
+}
+
+TEST(Communicator, RanksThatDisagreeFailOnTheHostBackend) {
+    KILN_REQUIRE_TWO_HOST_DEVICES();
+    const auto comms = two_devices();
+    const kiln::ndarray mine = scaled<float>(0);
+    const kiln::ndarray theirs = scaled<float>(1, length + 1);
+    comms[0].group([&] {
+        comms[0].all_reduce(mine);
+        comms[1].all_reduce(theirs);
+    });
+    for (int r = 0; r < 2; ++r) {
+        try {
+            comms[r].synchronize();
+            ADD_FAILURE() << "rank " << r << "'s all_reduce completed";
+        } catch (const kiln::CommunicatorError& e) {
+            EXPECT_NE(std::string(e.what()).find(
+                          "the ranks disagree on collective #0: rank 1 calls all_reduce (sum) of "
+                          "1028 float32, rank 0 all_reduce (sum) of 1027 float32"),
+                      std::string::npos)
+                << e.what();
+        }
+    }
 }
 
 }  // namespace

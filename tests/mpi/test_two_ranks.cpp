@@ -238,17 +238,25 @@ TEST(TwoRanks, GroupOverTwoStreamsKeepsEachStreamsOrder) {
         "recv on one stream, doubled on the other");
 }
 
-// On the host backend, ranks find each other through MPI only: an id made by hand is refused.
+// On the host backend, ranks in several processes find each other through MPI only: an id made
+// in another process is refused, naming from_mpi (ranks of one process meet through the id).
 TEST(TwoRanks, HostCommunicatorsComeFromMpi) {
     KILN_REQUIRE_TWO_RANKS();
     if (kiln::active_backend() != kiln::BackendKind::host) {
         GTEST_SKIP() << "a GPU backend's ranks meet through the id (NCCL)";
     }
-    try {
-        const Communicator alone(Communicator::unique_id(), 0, 1);
-        ADD_FAILURE() << "a host communicator was made without MPI";
-    } catch (const kiln::Error& e) {
-        EXPECT_NE(std::string(e.what()).find("from_mpi"), std::string::npos) << e.what();
+    kiln::distributed::UniqueId id;
+    if (world_rank() == 0) {
+        id = Communicator::unique_id();
+    }
+    MPI_Bcast(id.bytes.data(), static_cast<int>(id.bytes.size()), MPI_BYTE, 0, MPI_COMM_WORLD);
+    if (world_rank() == 1) {
+        try {
+            const Communicator joined(id, 1, ranks);
+            ADD_FAILURE() << "a host communicator joined another process's id without MPI";
+        } catch (const kiln::Error& e) {
+            EXPECT_NE(std::string(e.what()).find("from_mpi"), std::string::npos) << e.what();
+        }
     }
 }
 

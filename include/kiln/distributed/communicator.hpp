@@ -1,10 +1,12 @@
 // A communicator over NCCL (CUDA) or RCCL (HIP): collectives and point-to-point transfers between
-// the GPUs of several processes, on kiln's arrays and streams (CuPy's
-// cupyx.distributed.NCCLBackend). NCCL and RCCL are loaded at run time, like kiln's other vendor
-// libraries: a machine without them builds and runs kiln, and only constructing a communicator
-// fails, saying where kiln looked.
+// GPUs, of several processes or of one (CuPy's cupyx.distributed.NCCLBackend), on kiln's arrays
+// and streams. NCCL and RCCL are loaded at run time, like kiln's other vendor libraries: a machine
+// without them builds and runs kiln, and only constructing a communicator fails, saying where kiln
+// looked. The host backend's ranks meet in shared memory within a process, and through MPI across
+// processes (kiln/distributed/mpi.hpp).
 #pragma once
 
+#include <kiln/device.hpp>
 #include <kiln/ndarray.hpp>
 #include <kiln/stream_view.hpp>
 
@@ -15,6 +17,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <vector>
 
 namespace kiln::distributed {
 
@@ -31,13 +34,18 @@ struct UniqueId {
     friend bool operator==(const UniqueId&, const UniqueId&) = default;
 };
 
-// One rank of a communicator, on the device that was current when it was made. Operations are
-// asynchronous on a stream (the device's current stream when none is given), as NCCL's are;
-// arrays must live on the communicator's device and be C-contiguous. `synchronize` waits for a
+// One rank of a communicator, on one device (one rank per device: NCCL forbids two ranks of a
+// communicator on one device). Operations are asynchronous on a stream (the current stream of the
+// communicator's device when none is given), as NCCL's are; arrays must live on the
+// communicator's device and be C-contiguous. Every library call runs with the communicator's
+// device current, and the caller's current device is left as it was. `synchronize` waits for a
 // stream within the communicator's timeout: a peer that died or hangs makes it abort the
 // communicator and throw CommunicatorError, instead of waiting forever. So do the constructor and
 // every operation whose setup does not finish in time. An aborted communicator refuses further
 // operations with the error that aborted it.
+//
+// One thread driving the communicators of several devices puts their calls in one group
+// (Group, group()): alone, the first call may wait for the others, which never come.
 class Communicator {
 public:
     static constexpr std::chrono::milliseconds default_timeout{std::chrono::minutes(5)};
@@ -45,9 +53,19 @@ public:
     // A fresh id from the backend's library. Throws NoDevice when NCCL/RCCL is missing.
     [[nodiscard]] static UniqueId unique_id();
 
-    // Joins rank `rank` of `size` ranks, all given the same `id`, on the current device. Returns
-    // once every rank has joined; throws CommunicatorError (after aborting) if that takes longer
-    // than `timeout`, ValueError for a rank outside [0, size).
+    // One communicator of this process per device, rank i on devices[i] (ncclCommInitAll): one
+    // id, every rank joined from the calling thread in one group. ValueError for an empty list,
+    // a device named twice or one that does not exist; CommunicatorError as the constructor.
+    [[nodiscard]] static std::vector<Communicator> create_all(
+        const std::vector<int>& devices, std::chrono::milliseconds timeout = default_timeout);
+
+    // Joins rank `rank` of `size` ranks, all given the same `id`, on `device` (whatever device is
+    // current), or on the current device. Returns once every rank has joined; throws
+    // CommunicatorError (after aborting) if that takes longer than `timeout`, ValueError for a
+    // rank outside [0, size). Inside a group (as create_all does) it returns at once, and the
+    // group's end waits for the ranks.
+    Communicator(const Device& device, const UniqueId& id, int rank, int size,
+                 std::chrono::milliseconds timeout = default_timeout);
     Communicator(const UniqueId& id, int rank, int size,
                  std::chrono::milliseconds timeout = default_timeout);
     ~Communicator();
@@ -104,9 +122,10 @@ public:
     // NCCL launches them together once the function returns. See also Group.
     void group(const std::function<void()>& operations) const;
 
-    // Waits for the work queued so far on `stream` (the current stream by default), watching
-    // for the communicator's failures; throws CommunicatorError after aborting it on a failure
-    // or after timeout().
+    // Waits for the work queued so far on `stream` (the current stream of the communicator's
+    // device by default), watching for the communicator's failures; throws CommunicatorError
+    // after aborting it on a failure or after timeout(). Error inside an open group, whose calls
+    // are not queued before it ends.
     void synchronize(std::optional<StreamView> stream = std::nullopt) const;
 
     // Stops this communicator's work on the device at once; later operations throw.

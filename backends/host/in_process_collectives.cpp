@@ -555,7 +555,7 @@ void launch(NativeStream stream, std::vector<Call> calls) {
     }
     auto shared = std::make_shared<std::vector<Call>>(std::move(calls));
     try {
-        backend().launch_host_func(stream, [shared] { run(*shared); });
+        backend().launch_host_func(StreamView{stream}, [shared] { run(*shared); });
     } catch (const std::exception& e) {
         // The peers stop waiting for calls that will never run.
         for (const Call& call : *shared) {
@@ -802,26 +802,32 @@ Progress InProcessCollectives::group_end() {
         return Progress::done;
     }
     Backend& b = backend();
-    NativeStream first = calls.front().first;
-    std::vector<NativeStream> others;
+    // Each stream with the device of the rank whose call names it: events are their device's.
+    const auto device_of = [](const Call& call) {
+        const Member& member = *call.member;
+        return member.clique->devices.at(static_cast<std::size_t>(member.rank));
+    };
+    const StreamView first{calls.front().first, device_of(calls.front().second)};
+    std::vector<StreamView> others;
     std::vector<Call> task;
     for (auto& [stream, call] : calls) {
-        if (stream != first && std::find(others.begin(), others.end(), stream) == others.end()) {
-            others.push_back(stream);
+        const StreamView view{stream, device_of(call)};
+        if (!(view == first) && std::find(others.begin(), others.end(), view) == others.end()) {
+            others.push_back(view);
         }
         task.push_back(std::move(call));
     }
-    const auto order = [&b](NativeStream from, NativeStream to) {
-        NativeEvent event = b.create_event({.disable_timing = true});
+    const auto order = [&b](StreamView from, StreamView to) {
+        NativeEvent event = b.create_event(from.device(), {.disable_timing = true});
         b.record_event(event, from);
         b.stream_wait_event(to, event);
         b.destroy_event(event);
     };
-    for (NativeStream other : others) {
+    for (const StreamView other : others) {
         order(other, first);
     }
-    launch(first, std::move(task));
-    for (NativeStream other : others) {
+    launch(first.native(), std::move(task));
+    for (const StreamView other : others) {
         order(first, other);
     }
     return Progress::done;

@@ -1,0 +1,158 @@
+// Rows that need two devices, each beside its baseline in the same run: a copy of 64 MiB and
+// 1 GiB from device 0 to device 1 through kiln (copyto into an array on device 1, and to_device)
+// beside the vendor's own peer copy of the same bytes. The host backend runs them too with
+// KILN_HOST_DEVICES=2 (devices that share the CPU), which checks that they work.
+#include "../check.hpp"
+#include "../peer_copy.hpp"
+#include "../timing.hpp"
+#include "common.hpp"
+#include "workloads.hpp"
+
+#include <kiln/backend.hpp>
+#include <kiln/device.hpp>
+#include <kiln/manipulation.hpp>
+#include <kiln/ndarray.hpp>
+#include <kiln/stream.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace kiln::bench {
+
+namespace {
+
+// Lets each device reach the other's memory where it can, so that copies go device to device
+// (CuPy does the same before a copy between devices). Returns whether it could.
+bool enable_peer_access(const Device& a, const Device& b) {
+    const bool peers = a.can_access_peer(b) && b.can_access_peer(a);
+    if (peers) {
+        a.enable_peer_access(b);
+        b.enable_peer_access(a);
+    }
+    return peers;
+}
+
+Stream stream_on(const Device& device) {
+    const DeviceGuard on(device);
+    return Stream(true);
+}
+
+// A stream of its own on `device`, current there while this lives, as the bench's own stream is
+// on device 0.
+struct DeviceStream {
+    explicit DeviceStream(const Device& device) : stream(stream_on(device)), current(stream) {}
+    Stream stream;
+    StreamGuard current;
+};
+
+std::string format(const char* pattern, double a, double b) {
+    std::array<char, 160> text{};
+    (void)std::snprintf(text.data(), text.size(), pattern, a, b);
+    return text.data();
+}
+
+Check same_values(const ndarray& got, const std::vector<float>& want) {
+    return check_values(got.get<float>(), want);
+}
+
+// Copies of count float32 from device 0 to device 1, three ways, one row each. Sources and
+// targets are taken in turn from `pairs` of them, so that a size near the L2 cache's is read
+// from memory.
+std::vector<Record> peer_copies(const Context& context, std::int64_t nominal_bytes,
+                                const PeerCopy& vendor, bool peers) {
+    const Device source(0);
+    const Device target(1);
+    const std::int64_t count = std::max<std::int64_t>(1, context.scaled(nominal_bytes) / 4);
+    const int pairs = nominal_bytes < (std::int64_t{256} << 20) ? 2 : 1;
+    std::vector<ndarray> sources;
+    std::vector<std::vector<float>> wants;
+    std::vector<ndarray> targets;
+    for (int k = 0; k < pairs; ++k) {
+        sources.push_back(
+            arange(static_cast<double>(k), static_cast<double>(k + count), 1.0, float32));
+        wants.push_back(sources.back().get<float>());
+        const DeviceGuard on(target);
+        targets.push_back(empty({count}, float32));
+    }
+    const std::string size = bytes_text(nominal_bytes);
+    const auto row = [&](const std::string& name, const std::string& how,
+                         const std::string& kernel_class) {
+        Record r = make_record(name + size, "copy from device 0 to device 1, " + how, kernel_class,
+                               {count}, "float32", "memory");
+        // The bytes moved, once: GB/s is the link's, as CUDA's p2pBandwidthLatencyTest counts.
+        r.bytes = 4.0 * static_cast<double>(count);
+        r.params =
+            Json::object({{"peer_access", peers}, {"pairs", pairs}, {"vendor", vendor.name()}});
+        return r;
+    };
+    // Each way runs on device 1's current stream and writes into targets set to -1 first, so
+    // that its check sees its own copies.
+    int turn = 0;
+    const auto timed = [&](Record& r, const std::function<void(int)>& copy) {
+        const DeviceGuard on(target);
+        for (auto& t : targets) {
+            t.fill(-1.0);
+        }
+        turn = 0;
+        store(r, time_device(context, [&] { copy(turn++ % pairs); }));
+    };
+    const auto last = [&] { return (turn - 1) % pairs; };
+
+    Record copyto_row = row("peer_copyto_f32_", "kiln::copyto into an array on device 1", "copyto");
+    timed(copyto_row, [&](int k) { copyto(targets[k], sources[k]); });
+    copyto_row.check = same_values(targets[last()], wants[last()]);
+
+    Record to_device_row = row("peer_to_device_f32_", "ndarray::to_device(Device(1))", "to_device");
+    ndarray moved;
+    timed(to_device_row, [&](int k) {
+        moved = ndarray();  // back to the pool first, as a loop that drops its copies does
+        moved = sources[k].to_device(target);
+    });
+    to_device_row.check = same_values(moved, wants[last()]);
+
+    Record vendor_row = row("peer_copy_vendor_f32_", "the vendor's " + vendor.name(), "vendor");
+    timed(vendor_row, [&](int k) {
+        vendor(targets[k].data(), sources[k].data(), sources[k].nbytes(), current_stream());
+    });
+    vendor_row.check = same_values(targets[last()], wants[last()]);
+
+    const double vendor_gbps = vendor_row.bytes / *vendor_row.gpu_ms / 1e6;
+    for (Record* r : {&copyto_row, &to_device_row}) {
+        const double percent = *vendor_row.gpu_ms / *r->gpu_ms * 100;
+        r->note = vendor.name() +
+                  format(" %.1f GB/s: kiln / vendor = %.1f%% (goal >= 95%%)", vendor_gbps, percent);
+        r->params["kiln_over_vendor_percent"] = percent;
+    }
+    return {copyto_row, to_device_row, vendor_row};
+}
+
+std::vector<Record> peer_copy_rows(const Context& context) {
+    const bool peers = enable_peer_access(Device(0), Device(1));
+    const PeerCopy vendor(active_backend(), 1, 0);
+    const DeviceStream on_target(Device(1));
+    std::vector<Record> rows;
+    for (const std::int64_t mib : {64, 1024}) {
+        for (auto& r : peer_copies(context, mib << 20, vendor, peers)) {
+            rows.push_back(std::move(r));
+        }
+    }
+    return rows;
+}
+
+}  // namespace
+
+std::vector<Workload> multi_gpu_workloads() {
+    return {
+        {.name = "peer_copy_f32",
+         .description = "64 MiB and 1 GiB from device 0 to 1: copyto, to_device, the vendor's",
+         .needs_gpu = true,
+         .run_all = peer_copy_rows,
+         .devices = 2},
+    };
+}
+
+}  // namespace kiln::bench

@@ -1,15 +1,20 @@
 // Rows that need two devices, each beside its baseline in the same run: a copy of 64 MiB and
 // 1 GiB from device 0 to device 1 through kiln (copyto into an array on device 1, and to_device)
-// beside the vendor's own peer copy of the same bytes. The host backend runs them too with
+// beside the vendor's own peer copy of the same bytes; and the seeds' MSE of 2e8 float64 with
+// half of each input on each device beside the whole on one. The host backend runs them too with
 // KILN_HOST_DEVICES=2 (devices that share the CPU), which checks that they work.
 #include "../check.hpp"
+#include "../inputs.hpp"
+#include "../kernels.hpp"
 #include "../peer_copy.hpp"
+#include "../reference/reductions.hpp"
 #include "../timing.hpp"
 #include "common.hpp"
 #include "workloads.hpp"
 
 #include <kiln/backend.hpp>
 #include <kiln/device.hpp>
+#include <kiln/event.hpp>
 #include <kiln/manipulation.hpp>
 #include <kiln/ndarray.hpp>
 #include <kiln/stream.hpp>
@@ -143,6 +148,88 @@ std::vector<Record> peer_copy_rows(const Context& context) {
     return rows;
 }
 
+// Times `enqueue`, which queues work on device 0's and device 1's current streams, by events on
+// device 0's: device 1's stream waits for each sample's start and device 0's for device 1's end,
+// so that a sample spans the work of both.
+DeviceTiming time_two_devices(const Context& context, const DeviceStream& second,
+                              const std::function<void()>& enqueue) {
+    const EventFlags sync_only{.disable_timing = true};
+    Event start(sync_only);
+    Event end = [&] {
+        const DeviceGuard on(Device(second.stream.device()));
+        return Event(sync_only);
+    }();
+    return time_device(context, [&] {
+        start.record(current_stream());
+        second.stream.wait_event(start);
+        enqueue();
+        {
+            const DeviceGuard on(Device(second.stream.device()));
+            end.record(second.stream);
+        }
+        wait_event(current_stream(), end);
+    });
+}
+
+// The seeds' MSE of 2e8 float64: each device reduces its half (the mse workload's
+// ReductionKernel, on its own stream), and device 0 weighs the two means into the whole's; beside
+// the same kernel over all of it on device 0.
+std::vector<Record> split_mse_rows(const Context& context) {
+    const std::int64_t total = std::max<std::int64_t>(2, context.scaled(200'000'000));
+    const std::int64_t half = total / 2;
+    const Device first(0);
+    const Device second(1);
+    const bool peers = enable_peer_access(first, second);
+    const auto x = uniform_input<double>(context, "x", {total}, 100.0, 141);
+    const auto y = uniform_input<double>(context, "y", {total}, 100.0, 142);
+    const double want = reference::mean_squared_error(x.host, y.host);
+    const DeviceStream on_second(second);
+    const ndarray x0 = x.device[{Slice{.stop = half}}];
+    const ndarray y0 = y.device[{Slice{.stop = half}}];
+    const ndarray x1 = x.device[{Slice{.start = half}}].to_device(second);
+    const ndarray y1 = y.device[{Slice{.start = half}}].to_device(second);
+    const double w0 = static_cast<double>(half) / static_cast<double>(total);
+    const double w1 = static_cast<double>(total - half) / static_cast<double>(total);
+    const auto mse = kernels::mse.make();
+    const auto combine = kernels::weighted_sum.make();
+
+    Record split = make_record("mse_2dev_f64_2e8",
+                               "MSE, half on each of 2 devices: a ReductionKernel each, then "
+                               "to_device and a weighted sum on device 0",
+                               "ReductionKernel", {total}, "float64", "memory");
+    Record whole = make_record("mse_1dev_f64_2e8", "MSE, all of it on device 0: the same kernel",
+                               "ReductionKernel", {total}, "float64", "memory");
+    for (Record* r : {&split, &whole}) {
+        r->bytes = 16.0 * static_cast<double>(total);
+        r->inputs = {x.spec, y.spec};
+        r->kernel = kernels::mse.json();
+    }
+    split.params = Json::object({{"devices", 2}, {"peer_access", peers}, {"half", half}});
+    split.params["combine"] = kernels::weighted_sum.json();
+    whole.params = Json::object({{"devices", 1}});
+
+    ndarray split_result;
+    store(split, time_two_devices(context, on_second, [&] {
+              ndarray part1;
+              {
+                  const DeviceGuard on(second);
+                  part1 = mse({x1, y1});
+              }
+              const ndarray part0 = mse({x0, y0});
+              split_result = combine({part0, part1.to_device(first), w0, w1});
+          }));
+    split.check = check_values(split_result.get<double>(), std::vector<double>{want});
+    ndarray whole_result;
+    store(whole, time_device(context, [&] { whole_result = mse({x.device, y.device}); }));
+    whole.check = check_values(whole_result.get<double>(), std::vector<double>{want});
+
+    const double speedup = *whole.gpu_ms / *split.gpu_ms;
+    split.note = format("one device %.4g ms: speedup %.2fx (goal >= 1.9x)", *whole.gpu_ms, speedup);
+    split.params["one_device_ms"] = *whole.gpu_ms;
+    split.params["speedup_over_one_device"] = speedup;
+    return {split, whole};
+}
+
 }  // namespace
 
 std::vector<Workload> multi_gpu_workloads() {
@@ -151,6 +238,11 @@ std::vector<Workload> multi_gpu_workloads() {
          .description = "64 MiB and 1 GiB from device 0 to 1: copyto, to_device, the vendor's",
          .needs_gpu = true,
          .run_all = peer_copy_rows,
+         .devices = 2},
+        {.name = "mse_2dev_f64_2e8",
+         .description = "MSE of 2e8 float64 split over 2 devices, beside 1 device",
+         .needs_gpu = true,
+         .run_all = split_mse_rows,
          .devices = 2},
     };
 }

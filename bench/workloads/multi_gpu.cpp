@@ -1,8 +1,13 @@
 // Rows that need two devices, each beside its baseline in the same run: a copy of 64 MiB and
 // 1 GiB from device 0 to device 1 through kiln (copyto into an array on device 1, and to_device)
-// beside the vendor's own peer copy of the same bytes; and the seeds' MSE of 2e8 float64 with
-// half of each input on each device beside the whole on one. The host backend runs them too with
-// KILN_HOST_DEVICES=2 (devices that share the CPU), which checks that they work.
+// beside the vendor's own peer copy of the same bytes; the seeds' MSE of 2e8 float64 with half of
+// each input on each device beside the whole on one; and an all_reduce over the two devices of
+// this process through kiln's communicators beside NCCL called directly on the same
+// communicators. The host backend runs the first two too with KILN_HOST_DEVICES=2 (devices that
+// share the CPU), which checks that they work.
+//
+// The all_reduce rows need Communicator::create_all, which kiln is gaining: they are built with
+// the CMake switch KILN_BENCH_CREATE_ALL=ON, and skipped, saying so, without it.
 #include "../check.hpp"
 #include "../inputs.hpp"
 #include "../kernels.hpp"
@@ -18,6 +23,16 @@
 #include <kiln/manipulation.hpp>
 #include <kiln/ndarray.hpp>
 #include <kiln/stream.hpp>
+
+#if KILN_BENCH_CREATE_ALL
+#include <kiln/config.hpp>
+#include <kiln/distributed/communicator.hpp>
+#include <kiln/distributed/group.hpp>
+
+#include <dlfcn.h>
+
+#include <stdexcept>
+#endif
 
 #include <algorithm>
 #include <array>
@@ -230,6 +245,191 @@ std::vector<Record> split_mse_rows(const Context& context) {
     return {split, whole};
 }
 
+#if KILN_BENCH_CREATE_ALL
+// NCCL (RCCL) called directly on kiln's communicators, in the library kiln loaded, as
+// collectives.cpp calls it. kiln makes its communicators non-blocking: a call may answer
+// ncclInProgress, and ncclCommGetAsyncError says when the group's calls are enqueued.
+class GroupedNccl {
+public:
+    GroupedNccl() {
+        const bool rccl = active_backend() == BackendKind::hip && KILN_HIP_NVIDIA == 0;
+        const char* soname = rccl ? "librccl.so.1" : "libnccl.so.2";
+        handle_ = dlopen(soname, RTLD_NOW | RTLD_NOLOAD);
+        if (handle_ == nullptr) {
+            throw std::runtime_error(std::string(soname) + " is not loaded in this process");
+        }
+        group_start_ = find<GroupCall>("ncclGroupStart");
+        group_end_ = find<GroupCall>("ncclGroupEnd");
+        all_reduce_ = find<AllReduce>("ncclAllReduce");
+        async_error_ = find<AsyncError>("ncclCommGetAsyncError");
+    }
+
+    // in[d] summed into out[d] (float32) on communicator d and streams[d], one group for all, as
+    // one thread driving several devices must (NCCL's user guide, "Group calls").
+    void all_reduce_sum(const std::vector<distributed::Communicator>& comms,
+                        const std::vector<ndarray>& in, const std::vector<ndarray>& out,
+                        const std::vector<StreamView>& streams) const {
+        enqueued(group_start_(), "ncclGroupStart");
+        for (std::size_t d = 0; d < comms.size(); ++d) {
+            enqueued(
+                all_reduce_(in[d].data(), out[d].data(), static_cast<std::size_t>(in[d].size()),
+                            nccl_float32, nccl_sum, comms[d].native(), streams[d].native()),
+                "ncclAllReduce");
+        }
+        enqueued(group_end_(), "ncclGroupEnd");
+        for (const auto& comm : comms) {
+            int state = in_progress;
+            while (state == in_progress) {
+                enqueued(async_error_(comm.native(), &state), "ncclCommGetAsyncError");
+            }
+            enqueued(state, "ncclGroupEnd (its asynchronous result)");
+        }
+    }
+
+private:
+    static constexpr int nccl_float32 = 7;
+    static constexpr int nccl_sum = 0;
+    static constexpr int in_progress = 7;  // ncclInProgress
+    using GroupCall = int (*)();
+    using AllReduce = int (*)(const void*, void*, std::size_t, int, int, void*, void*);
+    using AsyncError = int (*)(void*, int*);
+
+    template <class F>
+    F find(const char* name) {
+        void* symbol = dlsym(handle_, name);
+        if (symbol == nullptr) {
+            throw std::runtime_error(std::string("no ") + name + " in the loaded library");
+        }
+        return reinterpret_cast<F>(symbol);  // NOLINT(cppcoreguidelines-pro-type-reinterpret-cast)
+    }
+    static void enqueued(int rc, const char* call) {
+        if (rc != 0 && rc != in_progress) {
+            throw std::runtime_error(std::string(call) + " failed with code " + std::to_string(rc));
+        }
+    }
+
+    void* handle_ = nullptr;
+    GroupCall group_start_ = nullptr;
+    GroupCall group_end_ = nullptr;
+    AllReduce all_reduce_ = nullptr;
+    AsyncError async_error_ = nullptr;
+};
+
+// Calls per timed sample: the devices stay busy, so each row times the collective, not the
+// host's enqueue between two events (as in collectives.cpp).
+constexpr int all_reduce_calls = 10;
+
+// Each device's out equals the sum of the two inputs, computed on the host; large arrays are
+// checked on a prefix.
+Check sums_of(const std::vector<ndarray>& in, const std::vector<ndarray>& out) {
+    const std::int64_t n = std::min<std::int64_t>(in[0].size(), std::int64_t{1} << 24);
+    const auto prefix = [n](const ndarray& a) { return a[{Slice{.stop = n}}].get<float>(); };
+    std::vector<float> want = prefix(in[0]);
+    const std::vector<float> second = prefix(in[1]);
+    for (std::size_t i = 0; i < want.size(); ++i) {
+        want[i] += second[i];
+    }
+    Check check;
+    for (const auto& o : out) {
+        check = check_values(prefix(o), want);
+        if (check.status != "ok") {
+            check.detail = "device " + std::to_string(o.device()) + ": " + check.detail;
+            break;
+        }
+    }
+    return check;
+}
+
+// all_reduce (float32, sum) over devices 0 and 1 of this process at 8 MiB to 1 GiB a device:
+// kiln's communicators from create_all, called in a Group, beside ncclAllReduce on their native
+// handles in ncclGroupStart/End; one row each. GB/s is the bus bandwidth (nccl-tests'
+// PERFORMANCE.md: the bytes of one device's array over the time, times 2(n - 1)/n).
+std::vector<Record> two_device_all_reduce_rows(const Context& context) {
+    const std::vector<distributed::Communicator> comms =
+        distributed::Communicator::create_all({0, 1});
+    const GroupedNccl nccl;
+    const DeviceStream on_second(Device(1));
+    const std::vector<StreamView> streams{current_stream(), on_second.stream};
+    constexpr int devices = 2;
+    const double bus_factor = 2.0 * (devices - 1) / devices;
+    std::vector<Record> rows;
+    for (const std::int64_t mib : {8, 64, 256, 1024}) {
+        const std::int64_t count = std::max<std::int64_t>(1, context.scaled(mib << 20) / 4);
+        std::vector<ndarray> in;
+        std::vector<ndarray> out;
+        for (int d = 0; d < devices; ++d) {
+            const DeviceGuard on{Device(d)};
+            in.push_back(
+                arange(static_cast<double>(d), static_cast<double>(d + count), 1.0, float32));
+            out.push_back(empty({count}, float32));
+        }
+        const std::string size = bytes_text(mib << 20);
+        Record kiln = make_record("allreduce_2dev_f32_sum_" + size,
+                                  "all_reduce (sum) over 2 devices of one process: kiln's "
+                                  "communicators (create_all) in a Group",
+                                  "Communicator", {count}, "float32", "memory");
+        Record direct = make_record("allreduce_2dev_f32_sum_" + size + "_nccl_direct",
+                                    "the same through ncclAllReduce on the communicators' native "
+                                    "handles, in ncclGroupStart/End",
+                                    "NCCL", {count}, "float32", "memory");
+        for (Record* r : {&kiln, &direct}) {
+            r->bytes = 4.0 * static_cast<double>(count) * bus_factor;
+            r->params = Json::object({{"calls_per_sample", all_reduce_calls},
+                                      {"devices", devices},
+                                      {"gbps_is", "bus bandwidth, algbw x 2(n-1)/n"}});
+        }
+        // Each side writes into outputs set to -1 first, so that its check sees its own sums.
+        const auto timed = [&](Record& r, const std::function<void()>& all_reduce) {
+            for (int d = 0; d < devices; ++d) {
+                const DeviceGuard on{Device(d)};
+                out[d].fill(-1.0);
+            }
+            store(r,
+                  time_two_devices(context, on_second,
+                                   [&] {
+                                       for (int i = 0; i < all_reduce_calls; ++i) {
+                                           all_reduce();
+                                       }
+                                   }),
+                  all_reduce_calls);
+            r.check = sums_of(in, out);
+        };
+        timed(kiln, [&] {
+            distributed::Group group;
+            for (int d = 0; d < devices; ++d) {
+                const DeviceGuard on{Device(d)};
+                comms[d].all_reduce(in[d], out[d], distributed::ReduceOp::sum, streams[d]);
+            }
+            group.end();
+        });
+        timed(direct, [&] { nccl.all_reduce_sum(comms, in, out, streams); });
+        const double ratio = *direct.gpu_ms / *kiln.gpu_ms;
+        kiln.note = format("NCCL direct %.4g ms: kiln / NCCL = %.1f%% of its bus bandwidth",
+                           *direct.gpu_ms, ratio * 100);
+        kiln.params["nccl_direct_ms"] = *direct.gpu_ms;
+        kiln.params["kiln_over_nccl"] = ratio;
+        rows.push_back(std::move(kiln));
+        rows.push_back(std::move(direct));
+    }
+    return rows;
+}
+#endif
+
+Workload two_device_all_reduce() {
+    Workload w{.name = "allreduce_2dev_f32_sum",
+               .description = "all_reduce over 2 devices of one process, kiln and NCCL direct",
+               .needs_gpu = true,
+               .not_on_host =
+                   "the host backend's collectives run over MPI, which kiln-bench does not start",
+               .devices = 2};
+#if KILN_BENCH_CREATE_ALL
+    w.run_all = two_device_all_reduce_rows;
+#else
+    w.not_built = "KILN_BENCH_CREATE_ALL is off; the rows need Communicator::create_all";
+#endif
+    return w;
+}
+
 }  // namespace
 
 std::vector<Workload> multi_gpu_workloads() {
@@ -244,6 +444,7 @@ std::vector<Workload> multi_gpu_workloads() {
          .needs_gpu = true,
          .run_all = split_mse_rows,
          .devices = 2},
+        two_device_all_reduce(),
     };
 }
 

@@ -84,6 +84,7 @@ int run(std::size_t n) {
         sharded_sum();
     }
     std::vector<double> ms;
+    ms.reserve(timed_runs);
     for (int i = 0; i < timed_runs; ++i) {
         ms.push_back(slowest_ms(sharded_sum));
     }

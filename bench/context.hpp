@@ -19,6 +19,7 @@ struct Context {
     bool gpu = false;   // a device runs the kernels: a GPU, or the CPU when `host` is set
     bool host = false;  // the host backend runs them, on `host_threads` threads
     int host_threads = 0;
+    int devices = 0;        // devices the active backend shows
     bool compiler = false;  // a GPU backend with its vendor libraries, so kernels can be compiled
     std::string self;       // this executable, for the first-call child process
 
@@ -44,6 +45,10 @@ struct Workload {
     // Why the host backend skips it (null where it runs there): a GPU driver call, or block
     // barriers, which the host runs as fibers, far too slow at the benchmark's sizes.
     const char* not_on_host = nullptr;
+    // Devices it needs at least; with fewer it is skipped, saying so.
+    int devices = 1;
+    // Why this build cannot run it (null where it can): a switch it was built without.
+    const char* not_built = nullptr;
 };
 
 inline constexpr const char* uses_barriers =

@@ -8,7 +8,8 @@ kernel definitions, so nothing here repeats them. Inputs are redrawn on the host
 port of kiln::random (bench/philox.py) and uploaded with cupy.asarray. Device times are the
 median of CUDA event pairs around each call after warm-up; host times are perf_counter around the
 call; peak memory is the pool's total_bytes() grown during the workload (kiln's method). Each
-CuPy result is checked against NumPy on the same inputs, with kiln's tolerances.
+CuPy result is checked against NumPy on the same inputs, with kiln's tolerances. Rows that need
+two GPUs run on devices 0 and 1, and are skipped, saying so, where CuPy sees fewer.
 
 Writes <results>-cupy.json (CuPy's records) and <results>-combined.json / .md (both side by side:
 kiln time, CuPy time and their ratio per workload) beside the input file.
@@ -105,22 +106,36 @@ class Run:
         self.cupy, self.repeat, self.warmup = cupy, repeat, warmup
         self.stream = cupy.cuda.Stream(non_blocking=True)
         self.pool = cupy.get_default_memory_pool()
+        self.streams_of = {}
+        self.nccl_comms = None  # devices 0 and 1, made by the first all_reduce row
 
-    def time_device(self, enqueue, calls=1):
+    def stream_of(self, device):
+        """A non-blocking stream of `device` (self.stream for device 0), made once."""
+        if device == 0:
+            return self.stream
+        if device not in self.streams_of:
+            with self.cupy.cuda.Device(device):
+                self.streams_of[device] = self.cupy.cuda.Stream(non_blocking=True)
+        return self.streams_of[device]
+
+    def time_device(self, enqueue, calls=1, device=0):
+        """Times `enqueue` by events on the stream of `device` (self.stream by default)."""
         cp = self.cupy
-        for _ in range(self.warmup):
-            enqueue()
-        self.stream.synchronize()
-        start, end = cp.cuda.Event(), cp.cuda.Event()
-        gpu_ms, host_us = [], []
-        for _ in range(self.repeat):
-            start.record(self.stream)
-            t0 = time.perf_counter()
-            enqueue()
-            host_us.append((time.perf_counter() - t0) * 1e6)
-            end.record(self.stream)
-            end.synchronize()
-            gpu_ms.append(cp.cuda.get_elapsed_time(start, end))
+        stream = self.stream_of(device)
+        with cp.cuda.Device(device), stream:
+            for _ in range(self.warmup):
+                enqueue()
+            stream.synchronize()
+            start, end = cp.cuda.Event(), cp.cuda.Event()
+            gpu_ms, host_us = [], []
+            for _ in range(self.repeat):
+                start.record(stream)
+                t0 = time.perf_counter()
+                enqueue()
+                host_us.append((time.perf_counter() - t0) * 1e6)
+                end.record(stream)
+                end.synchronize()
+                gpu_ms.append(cp.cuda.get_elapsed_time(start, end))
         return {"gpu_ms": statistics.median(gpu_ms) / calls,
                 "gpu_ms_min": min(gpu_ms) / calls,
                 "host_us_per_call": statistics.median(host_us) / calls,
@@ -285,6 +300,9 @@ def run_workload(run, inputs, record):
         timing = run.time_device(lambda: out.update(r=cp.mean((x - y) ** 2)))
         want = np.mean((host["x"] - host["y"]) ** 2)
         return finish(timing, [float(out["r"])], [want], "float64")
+
+    if name.startswith(TWO_DEVICE_ROWS):
+        return two_device_workload(run, record, host, dev, out, finish)
 
     if name.startswith("mse_"):
         x, y, n = dev["x"], dev["y"], host["x"].size
@@ -464,6 +482,145 @@ def fused_workload(run, record, host, dev, out, finish):
             out["r"] = fused(x, y)
     timing = run.time_device(batch, calls)
     return finish(timing, cp.asnumpy(out["r"]), host["x"] + host["y"], "float32")
+
+
+# --- two devices ---------------------------------------------------------------------------------
+
+TWO_DEVICE_ROWS = ("peer_", "mse_2dev_", "mse_1dev_", "allreduce_2dev_")
+
+
+def enable_peer_access(cp):
+    """Each of devices 0 and 1 reaches the other's memory where it can, as kiln's rows do."""
+    runtime = cp.cuda.runtime
+    if not (runtime.deviceCanAccessPeer(0, 1) and runtime.deviceCanAccessPeer(1, 0)):
+        return False
+    for device, peer in ((0, 1), (1, 0)):
+        with cp.cuda.Device(device):
+            try:
+                runtime.deviceEnablePeerAccess(peer)
+            except runtime.CUDARuntimeError:  # already enabled
+                pass
+    return True
+
+
+def time_two_devices(run, enqueue, calls=1):
+    """Times `enqueue`, which queues work on devices 0 and 1, by events on device 0's stream:
+    device 1's stream waits for each sample's start and device 0's for device 1's end, so that a
+    sample spans the work of both (kiln's method)."""
+    cp = run.cupy
+    first, second = run.stream_of(0), run.stream_of(1)
+
+    def sample():
+        second.wait_event(first.record())
+        enqueue()
+        with cp.cuda.Device(1):
+            done = second.record()
+        first.wait_event(done)
+    return run.time_device(sample, calls)
+
+
+def two_device_workload(run, record, host, dev, out, finish):
+    """kiln's rows on two devices, where CuPy has the operation: copies from device 0 to 1
+    (MemoryPointer.copy_from_device_async, ndarray.copy under Device(1), and
+    runtime.memcpyPeerAsync beside the vendor row), the MSE with half of each input on each device
+    (eager, cp.mean((a - b) ** 2) on each half) and on one, and all_reduce through
+    NcclCommunicator.initAll in groupStart/groupEnd. None for the NCCL-direct rows."""
+    cp = run.cupy
+    name, params = record["name"], record.get("params") or {}
+    if cp.cuda.runtime.getDeviceCount() < 2:
+        print(f"{name}: skipped, CuPy sees fewer than 2 GPUs", file=sys.stderr)
+        return None
+    if name.endswith("_nccl_direct"):
+        return None
+    enable_peer_access(cp)
+
+    if name.startswith("peer_"):
+        count, pairs = int(record["size"]), params["pairs"]
+        sources = [cp.arange(k, k + count, dtype=cp.float32) for k in range(pairs)]
+        with cp.cuda.Device(1):
+            targets = [cp.full(count, -1, dtype=cp.float32) for _ in range(pairs)]
+        turn = [0]
+
+        def next_pair():
+            k = turn[0] % pairs
+            turn[0] += 1
+            return k
+
+        stream = run.stream_of(1)
+        if name.startswith("peer_copyto_"):
+            def copy():
+                k = next_pair()
+                targets[k].data.copy_from_device_async(sources[k].data, sources[k].nbytes, stream)
+        elif name.startswith("peer_to_device_"):
+            def copy():
+                out.pop("r", None)  # back to the pool first, as kiln's row does
+                k = next_pair()
+                out["r"] = sources[k].copy()
+        else:
+            def copy():
+                k = next_pair()
+                cp.cuda.runtime.memcpyPeerAsync(targets[k].data.ptr, 1, sources[k].data.ptr, 0,
+                                                sources[k].nbytes, stream.ptr)
+        timing = run.time_device(copy, device=1)
+        k = (turn[0] - 1) % pairs
+        got = out["r"] if "r" in out else targets[k]
+        return finish(timing, cp.asnumpy(got), cp.asnumpy(sources[k]), "float32")
+
+    if name.startswith("mse_"):
+        x, y = dev["x"], dev["y"]
+        want = np.mean((host["x"] - host["y"]) ** 2)
+        if name.startswith("mse_1dev_"):
+            timing = run.time_device(lambda: out.update(r=cp.mean((x - y) ** 2)))
+            return finish(timing, [float(out["r"])], [want], "float64")
+        half, total = params["half"], x.size
+        x0, y0 = x[:half], y[:half]
+        with cp.cuda.Device(1):
+            x1, y1 = cp.asarray(host["x"][half:]), cp.asarray(host["y"][half:])
+        combine = make_kernel(cp, params["combine"])
+        w0, w1 = half / total, (total - half) / total
+        second = run.stream_of(1)
+
+        def split():
+            with cp.cuda.Device(1), second:
+                out["m1"] = cp.mean((x1 - y1) ** 2)
+            m0 = cp.mean((x0 - y0) ** 2)
+            # CuPy orders no copy between devices' streams: device 0's waits for device 1's mean.
+            with cp.cuda.Device(1):
+                done = second.record()
+            run.stream.wait_event(done)
+            out["r"] = combine(m0, out["m1"].copy(), w0, w1)
+
+        timing = time_two_devices(run, split)
+        return finish(timing, [float(out["r"])], [want], "float64")
+
+    from cupy.cuda import nccl
+    if run.nccl_comms is None:
+        run.nccl_comms = nccl.NcclCommunicator.initAll([0, 1])
+    comms = run.nccl_comms
+    count, calls = int(record["size"]), params["calls_per_sample"]
+    ins, outs = [], []
+    for device in (0, 1):
+        with cp.cuda.Device(device):
+            ins.append(cp.arange(device, device + count, dtype=cp.float32))
+            outs.append(cp.full(count, -1, dtype=cp.float32))
+
+    def all_reduces():
+        for _ in range(calls):
+            nccl.groupStart()
+            for device in (0, 1):
+                with cp.cuda.Device(device):
+                    comms[device].allReduce(ins[device].data.ptr, outs[device].data.ptr, count,
+                                            nccl.NCCL_FLOAT32, nccl.NCCL_SUM,
+                                            run.stream_of(device).ptr)
+            nccl.groupEnd()
+
+    timing = time_two_devices(run, all_reduces, calls)
+    prefix = min(count, 1 << 24)
+    want = cp.asnumpy(ins[0][:prefix]) + cp.asnumpy(ins[1][:prefix])
+    result = finish(timing, cp.asnumpy(outs[0][:prefix]), want, "float32")
+    if result["check"]["status"] == "ok":
+        result["check"] = check(cp.asnumpy(outs[1][:prefix]), want, "float32")
+    return result
 
 
 # --- first call: cold, disk-cache hit (a child process), memory-cache hit ------------------------

@@ -89,6 +89,9 @@ inline constexpr ElementwiseDefinition softplus{
     "T x", "T y", "y = max(x, (T)0) + log1p(exp(-fabs(x)))", "softplus"};
 inline constexpr ElementwiseDefinition difference_square{"T x, T y", "T d", "d = (x - y) * (x - y)",
                                                          "difference_square"};
+// Two partial means weighted by their shares of the elements: the whole's mean.
+inline constexpr ElementwiseDefinition weighted_sum{"T x, T y, T wx, T wy", "T z",
+                                                    "z = x * wx + y * wy", "weighted_sum"};
 inline constexpr ElementwiseDefinition twice{"T x", "T y", "y = x + x", "twice"};
 // prime_factor_sum's body as an ElementwiseKernel: element i is the sum for i + 2.
 inline constexpr ElementwiseDefinition prime_factor_sum_elementwise{

@@ -69,10 +69,10 @@ private:
 
 std::vector<Workload> all_workloads() {
     std::vector<Workload> all;
-    for (auto family :
-         {elementwise_workloads, routine_workloads, fuse_workloads, mse_workloads,
-          reduction_workloads, raw_kernel_workloads, stream_workloads, launch_overhead_workloads,
-          pool_workloads, first_call_workloads, compile_workloads, collective_workloads}) {
+    for (auto family : {elementwise_workloads, routine_workloads, fuse_workloads, mse_workloads,
+                        reduction_workloads, raw_kernel_workloads, stream_workloads,
+                        launch_overhead_workloads, pool_workloads, first_call_workloads,
+                        compile_workloads, collective_workloads, multi_gpu_workloads}) {
         for (auto& workload : family()) {
             all.push_back(std::move(workload));
         }
@@ -100,11 +100,16 @@ std::vector<Workload> selected_workloads(const Options& options) {
 int list(const std::vector<Workload>& workloads) {
     for (const auto& workload : workloads) {
         std::cout << std::left << std::setw(34) << workload.name << ' ' << workload.description
-                  << (workload.needs_gpu        ? " [needs a device]"
+                  << (workload.needs_gpu && workload.devices > 1
+                          ? " [needs " + std::to_string(workload.devices) + " devices]"
+                      : workload.needs_gpu      ? " [needs a device]"
                       : workload.needs_compiler ? " [needs a GPU backend's compiler]"
                                                 : "")
                   << (workload.not_on_host != nullptr
                           ? std::string(" [not on the host backend: ") + workload.not_on_host + "]"
+                          : std::string())
+                  << (workload.not_built != nullptr
+                          ? std::string(" [not in this build: ") + workload.not_built + "]"
                           : std::string())
                   << '\n';
     }
@@ -169,6 +174,28 @@ Json run_json(const Context& context, const std::string& no_gpu_reason) {
                          {"size_scale", context.options.size_scale}});
 }
 
+// Why `workload` cannot run here; empty when it can.
+std::string skip_reason(const Context& context, const Workload& workload) {
+    if (workload.not_built != nullptr) {
+        return workload.not_built;
+    }
+    if (workload.needs_gpu && !context.gpu) {
+        return "needs a device";
+    }
+    if (workload.needs_compiler && !context.compiler) {
+        return "no GPU backend's compiler";
+    }
+    if (workload.not_on_host != nullptr && context.host) {
+        return workload.not_on_host;
+    }
+    if (context.gpu && context.devices < workload.devices) {
+        return "needs " + std::to_string(workload.devices) + " devices, " +
+               std::to_string(context.devices) + " visible" +
+               (context.host ? " (KILN_HOST_DEVICES)" : "");
+    }
+    return {};
+}
+
 // Runs one workload, turning a failure into a failed row rather than ending the run.
 std::vector<Record> run_workload(const Context& context, const Workload& workload) {
     try {
@@ -219,7 +246,8 @@ int run(const Options& options) {
     context.host = !compiled_backends().empty() && active_backend() == BackendKind::host;
     context.compiler = !compiled_backends().empty() && !context.host &&
                        detail::libraries_loaded(detail::backend());
-    context.gpu = device_count() > 0;
+    context.devices = device_count();
+    context.gpu = context.devices > 0;
     if (context.host && context.gpu) {
         context.host_threads = Device::current().properties().multiprocessor_count;
     }
@@ -254,14 +282,9 @@ int run(const Options& options) {
     for (std::size_t i = 0; i < workloads.size(); ++i) {
         const Workload& workload = workloads[i];
         std::cerr << '[' << i + 1 << '/' << workloads.size() << "] " << workload.name;
-        if ((workload.needs_gpu && !context.gpu) ||
-            (workload.needs_compiler && !context.compiler) ||
-            (workload.not_on_host != nullptr && context.host)) {
-            std::cerr << ": skipped ("
-                      << (workload.needs_gpu && !context.gpu ? "needs a device"
-                          : workload.needs_compiler          ? "no GPU backend's compiler"
-                                                             : workload.not_on_host)
-                      << ")\n";
+        const std::string skipped = skip_reason(context, workload);
+        if (!skipped.empty()) {
+            std::cerr << ": skipped (" << skipped << ")\n";
             continue;
         }
         std::cerr << std::flush;

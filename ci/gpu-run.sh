@@ -5,7 +5,8 @@
 # if any test failed.
 # --bench then runs the benchmark: kiln-bench, bench/cupy_compare.py (CuPy, same workloads and
 # inputs) and bench/plot.py, writing <device>-<date>.json, its -combined.md/.json and PNG plots
-# into results-dir. --bench-only runs the benchmark without the tests.
+# into results-dir, and, with two GPUs, examples/sharded_mse timed on 1 and 2 ranks.
+# --bench-only runs the benchmark without the tests.
 # --sanitize instead runs the device suite under compute-sanitizer's memcheck (with
 # --leak-check full), racecheck and synccheck, one line per tool; KILN_SANITIZER names the tool
 # to the tests, so that timing tests skip, saying why. KILN_SANITIZE_TOOLS picks fewer tools,
@@ -40,6 +41,38 @@ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>
     sed 's/^/gpu: /' | tee "$results/gpu.txt"
 sum_passed=0 sum_failed=0 sum_skipped=0
 
+# The sharded MSE example timed on one GPU and on two (2e8 float64: 1e8 a rank on two), under
+# mpirun: the speedup of two ranks over one. Needs two GPUs.
+run_sharded_timing() {
+    local gpus ranks rc out ms1 ms2
+    gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+    if [ ! -x "$here/mpi/sharded_mse" ] || ! command -v mpirun >/dev/null; then
+        echo "sharded_mse timing: skipped (no sharded_mse in this bundle, or no mpirun here)"
+        return
+    fi
+    if [ "$gpus" -lt 2 ]; then
+        echo "sharded_mse timing: skipped ($gpus GPU(s) here, two ranks need two)"
+        return
+    fi
+    echo "=== sharded_mse, 1 and 2 ranks"
+    for ranks in 1 2; do
+        out="$results/sharded_mse-cuda-timed-$ranks.txt"
+        OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 KILN_BACKEND=cuda timeout 600 \
+            mpirun -np "$ranks" "$here/mpi/sharded_mse" 200000000 >"$out" 2>&1
+        rc=$?
+        cat "$out"
+        [ "$rc" -eq 0 ] || { echo "sharded_mse on $ranks rank(s) failed ($rc)"; sum_failed=$((sum_failed + 1)); }
+    done
+    ms1=$(sed -n 's/^time: \([0-9.e+-]*\) ms.*/\1/p' "$results/sharded_mse-cuda-timed-1.txt")
+    ms2=$(sed -n 's/^time: \([0-9.e+-]*\) ms.*/\1/p' "$results/sharded_mse-cuda-timed-2.txt")
+    if [ -n "$ms1" ] && [ -n "$ms2" ]; then
+        awk -v a="$ms1" -v b="$ms2" 'BEGIN {
+            printf "sharded_mse, 2e8 float64 on cuda: 1 rank %s ms, 2 ranks %s ms: ", a, b
+            printf "speedup %.2fx (goal >= 1.9x)\n", a / b
+        }' | tee "$results/sharded_mse-speedup.txt"
+    fi
+}
+
 # The benchmark: kiln-bench, then CuPy on the same workloads and inputs, then the plots.
 run_bench() {
     echo "=== kiln-bench"
@@ -47,6 +80,7 @@ run_bench() {
     local rc=${PIPESTATUS[0]} json
     json=$(sed -n 's/^results: //p' "$results/kiln-bench.txt")
     [ "$rc" -eq 0 ] || { echo "kiln-bench failed ($rc)"; sum_failed=$((sum_failed + 1)); }
+    run_sharded_timing
     [ -n "$json" ] || return
     if ! python3 -c 'import cupy' 2>/dev/null; then
         echo "CuPy is not importable by python3: bench/cupy_compare.py not run"
@@ -219,7 +253,7 @@ if [ -x "$here/mpi/sharded_mse" ] && command -v mpirun >/dev/null; then
             mpirun -np "$ranks" "$here/mpi/sharded_mse" 10000000 >"$results/sharded_mse-$backend.txt" 2>&1
         rc=$?
         say 'sharded_mse on %s, %s rank(s): %s\n' "$backend" "$ranks" \
-            "$(tail -n 2 "$results/sharded_mse-$backend.txt" | tr '\n' ' ')"
+            "$(tail -n 3 "$results/sharded_mse-$backend.txt" | tr '\n' ' ')"
         if [ "$rc" -eq 0 ]; then
             sum_passed=$((sum_passed + 1))
         else

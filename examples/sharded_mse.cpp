@@ -1,6 +1,7 @@
 // The mean squared error from CuPy's guide to custom kernels, over arrays sharded across MPI
 // ranks: each rank reduces its own part with a ReductionKernel, and an all_reduce finishes the
-// sum. Rank 0 checks the result against one ReductionKernel over the whole arrays.
+// sum. Rank 0 checks the result against one ReductionKernel over the whole arrays, and prints
+// how long the sharded reduction takes (so that runs on 1 and 2 ranks compare: ci/gpu-run.sh).
 //
 //   mpirun -np 2 ./sharded_mse [elements]    (KILN_BACKEND=host runs it on the CPU)
 //
@@ -11,10 +12,13 @@
 
 #include <mpi.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <exception>
+#include <functional>
 #include <iostream>
 #include <random>
 #include <span>
@@ -36,6 +40,21 @@ void seed_data(std::size_t n, std::vector<double>& x, std::vector<double>& y) {
     }
 }
 
+// Untimed runs first, then timed ones whose median is printed.
+constexpr int warmup_runs = 3;
+constexpr int timed_runs = 20;
+
+// Milliseconds `work` takes on the slowest rank, from a barrier.
+double slowest_ms(const std::function<void()>& work) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    const auto start = std::chrono::steady_clock::now();
+    work();
+    double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    MPI_Allreduce(MPI_IN_PLACE, &ms, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return ms;
+}
+
 // 0 when the sharded result matches one rank's over the whole arrays, on every rank.
 int run(std::size_t n) {
     const kiln::distributed::Communicator comm = kiln::distributed::from_mpi(MPI_COMM_WORLD);
@@ -50,11 +69,27 @@ int run(std::size_t n) {
     const std::size_t end = n * (rank + 1) / ranks;
     const kiln::ReductionKernel squared_error_sum("T x, T y", "T z", "(x - y) * (x - y)", "a + b",
                                                   "z = a", "0", "squared_error_sum");
-    const kiln::ndarray part =
-        squared_error_sum({kiln::array(std::span<const double>(x).subspan(begin, end - begin)),
-                           kiln::array(std::span<const double>(y).subspan(begin, end - begin))});
-    comm.all_reduce(part);
-    comm.synchronize();
+    const kiln::ndarray x_part =
+        kiln::array(std::span<const double>(x).subspan(begin, end - begin));
+    const kiln::ndarray y_part =
+        kiln::array(std::span<const double>(y).subspan(begin, end - begin));
+    // The sharded reduction, with its parts already on the device: what the timing measures.
+    kiln::ndarray part;
+    const auto sharded_sum = [&] {
+        part = squared_error_sum({x_part, y_part});
+        comm.all_reduce(part);
+        comm.synchronize();
+    };
+    for (int i = 0; i < warmup_runs; ++i) {
+        sharded_sum();
+    }
+    std::vector<double> ms;
+    ms.reserve(timed_runs);
+    for (int i = 0; i < timed_runs; ++i) {
+        ms.push_back(slowest_ms(sharded_sum));
+    }
+    std::sort(ms.begin(), ms.end());
+    const double median_ms = (ms[(ms.size() - 1) / 2] + ms[ms.size() / 2]) / 2;
     const double sharded = part.get<double>()[0] / static_cast<double>(n);
 
     int verdict = 0;
@@ -66,7 +101,10 @@ int run(std::size_t n) {
         std::cout << "backend " << kiln::to_string(kiln::active_backend()) << ", " << comm.size()
                   << " rank(s), " << n << " elements\n"
                   << "sharded MSE " << sharded << ", one rank's MSE " << whole
-                  << ", relative difference " << difference << '\n';
+                  << ", relative difference " << difference << '\n'
+                  << "time: " << median_ms << " ms, median of " << timed_runs << " runs after "
+                  << warmup_runs
+                  << " warm-up (reduction, all_reduce and synchronize, on the slowest rank)\n";
         // Summing in another order moves the last bits only; the noise variance is 25.
         verdict = difference <= 1e-12 && std::abs(whole - 25.0) < 0.5 ? 0 : 1;
         std::cout << (verdict == 0 ? "ok" : "MISMATCH") << '\n';

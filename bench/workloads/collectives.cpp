@@ -92,11 +92,6 @@ private:
     Destroy destroy_ = nullptr;
 };
 
-std::string size_text(std::int64_t bytes) {
-    return bytes >= (std::int64_t{1} << 30) ? std::to_string(bytes >> 30) + "GiB"
-                                            : std::to_string(bytes >> 20) + "MiB";
-}
-
 // The output equals the input (one rank's sum); large arrays are checked on a prefix.
 Check same_values(const ndarray& in, const ndarray& out) {
     const std::int64_t n = std::min<std::int64_t>(in.size(), std::int64_t{1} << 24);
@@ -114,7 +109,7 @@ std::vector<Record> all_reduce_rows(const Context& context) {
     for (const std::int64_t mib : {8, 64, 256, 1024}) {
         const std::int64_t bytes = context.scaled(mib << 20);
         const std::int64_t count = std::max<std::int64_t>(1, bytes / 4);
-        const std::string size = size_text(mib << 20);
+        const std::string size = bytes_text(mib << 20);
         const PeakMemory peak(context.gpu);
         const ndarray in = arange(0.0, static_cast<double>(count), 1.0, float32);
         ndarray out = zeros({count}, float32);

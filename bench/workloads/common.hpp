@@ -5,6 +5,7 @@
 
 #include <kiln/shape.hpp>
 
+#include <cstdint>
 #include <string>
 
 namespace kiln::bench {
@@ -19,6 +20,12 @@ namespace kiln::bench {
         text += std::to_string(extent);
     }
     return text.empty() ? "()" : text;
+}
+
+// "64MiB", "1GiB": a whole number of MiB or GiB, for row names.
+[[nodiscard]] inline std::string bytes_text(std::int64_t bytes) {
+    return bytes >= (std::int64_t{1} << 30) ? std::to_string(bytes >> 30) + "GiB"
+                                            : std::to_string(bytes >> 20) + "MiB";
 }
 
 [[nodiscard]] inline Record make_record(std::string name, std::string description,

@@ -27,6 +27,9 @@ namespace kiln::bench {
 // A one-rank communicator's all_reduce, through kiln and through NCCL directly.
 [[nodiscard]] std::vector<Workload> collective_workloads();
 
+// Rows that need two devices, each beside its vendor or one-device baseline.
+[[nodiscard]] std::vector<Workload> multi_gpu_workloads();
+
 // The child process of the first-call workload: times the first call of each kernel
 // (`class`, one per nonce) compiled by the parent, so found in the disk cache. Prints one
 // line of seconds per nonce after the first, which is a warm-up.

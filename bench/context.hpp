@@ -47,8 +47,6 @@ struct Workload {
     const char* not_on_host = nullptr;
     // Devices it needs at least; with fewer it is skipped, saying so.
     int devices = 1;
-    // Why this build cannot run it (null where it can): a switch it was built without.
-    const char* not_built = nullptr;
 };
 
 inline constexpr const char* uses_barriers =

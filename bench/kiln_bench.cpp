@@ -108,9 +108,6 @@ int list(const std::vector<Workload>& workloads) {
                   << (workload.not_on_host != nullptr
                           ? std::string(" [not on the host backend: ") + workload.not_on_host + "]"
                           : std::string())
-                  << (workload.not_built != nullptr
-                          ? std::string(" [not in this build: ") + workload.not_built + "]"
-                          : std::string())
                   << '\n';
     }
     return 0;
@@ -176,9 +173,6 @@ Json run_json(const Context& context, const std::string& no_gpu_reason) {
 
 // Why `workload` cannot run here; empty when it can.
 std::string skip_reason(const Context& context, const Workload& workload) {
-    if (workload.not_built != nullptr) {
-        return workload.not_built;
-    }
     if (workload.needs_gpu && !context.gpu) {
         return "needs a device";
     }

@@ -5,9 +5,6 @@
 // this process through kiln's communicators beside NCCL called directly on the same
 // communicators. The host backend runs the first two too with KILN_HOST_DEVICES=2 (devices that
 // share the CPU), which checks that they work.
-//
-// The all_reduce rows need Communicator::create_all, which kiln is gaining: they are built with
-// the CMake switch KILN_BENCH_CREATE_ALL=ON, and skipped, saying so, without it.
 #include "../check.hpp"
 #include "../inputs.hpp"
 #include "../kernels.hpp"
@@ -24,7 +21,6 @@
 #include <kiln/ndarray.hpp>
 #include <kiln/stream.hpp>
 
-#if KILN_BENCH_CREATE_ALL
 #include <kiln/config.hpp>
 #include <kiln/distributed/communicator.hpp>
 #include <kiln/distributed/group.hpp>
@@ -32,7 +28,6 @@
 #include <dlfcn.h>
 
 #include <stdexcept>
-#endif
 
 #include <algorithm>
 #include <array>
@@ -269,7 +264,6 @@ std::vector<Record> split_mse_rows(const Context& context) {
     return {split, whole};
 }
 
-#if KILN_BENCH_CREATE_ALL
 // NCCL (RCCL) called directly on kiln's communicators, in the library kiln loaded, as
 // collectives.cpp calls it. kiln makes its communicators non-blocking: a call may answer
 // ncclInProgress, and ncclCommGetAsyncError says when the group's calls are enqueued.
@@ -437,20 +431,13 @@ std::vector<Record> two_device_all_reduce_rows(const Context& context) {
     }
     return rows;
 }
-#endif
 
 Workload two_device_all_reduce() {
     Workload w{.name = "allreduce_2dev_f32_sum",
                .description = "all_reduce over 2 devices of one process, kiln and NCCL direct",
                .needs_gpu = true,
-               .not_on_host =
-                   "the host backend's collectives run over MPI, which kiln-bench does not start",
                .devices = 2};
-#if KILN_BENCH_CREATE_ALL
     w.run_all = two_device_all_reduce_rows;
-#else
-    w.not_built = "KILN_BENCH_CREATE_ALL is off; the rows need Communicator::create_all";
-#endif
     return w;
 }
 

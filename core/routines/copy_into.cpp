@@ -61,20 +61,40 @@ bool may_share_memory(const ndarray& a, const ndarray& b) {
     return a_begin < b_end && b_begin < a_end;
 }
 
-ndarray copy_from_device(const ndarray& src, StreamView stream) {
-    // Packed on its own device and stream first; the copy on `stream` waits for that.
-    const StreamView src_stream = current_stream_of(src.device());
-    const ndarray packed = src.c_contiguous() ? src : astype_on(src, src.dtype(), src_stream);
+namespace {
+
+// Copies the C-contiguous `src` of another device into `dst`'s bytes on `stream`, after the work
+// queued on src's device's current stream `src_stream`, which then waits for the copy: src's
+// device frees or reuses the memory read here only after it.
+void copy_bytes_across(const ndarray& dst, const ndarray& src, StreamView src_stream,
+                       StreamView stream) {
     Event produced(Device(src.device()), {.disable_timing = true});
     produced.record(src_stream);
     wait_event(stream, produced);
-    ndarray copy = empty_on(src.shape(), src.dtype(), stream);
-    backend().copy_async(copy.data(), packed.data(), packed.nbytes(), stream);
-    // src's device frees or reuses the memory read here only after the copy.
+    backend().copy_async(dst.data(), src.data(), src.nbytes(), stream);
     Event copied(Device(stream.device()), {.disable_timing = true});
     copied.record(stream);
     wait_event(src_stream, copied);
+}
+
+}  // namespace
+
+ndarray copy_from_device(const ndarray& src, StreamView stream) {
+    // Packed on its own device and stream first.
+    const StreamView src_stream = current_stream_of(src.device());
+    const ndarray packed = src.c_contiguous() ? src : astype_on(src, src.dtype(), src_stream);
+    ndarray copy = empty_on(src.shape(), src.dtype(), stream);
+    copy_bytes_across(copy, packed, src_stream, stream);
     return copy;
+}
+
+void copy_across_devices(const ndarray& dst, const ndarray& src, StreamView stream) {
+    if (dst.shape() == src.shape() && dst.dtype() == src.dtype() && dst.c_contiguous() &&
+        src.c_contiguous()) {
+        copy_bytes_across(dst, src, current_stream_of(src.device()), stream);
+        return;
+    }
+    copy_into(dst, copy_from_device(src, stream), stream);
 }
 
 void copy_into(const ndarray& dst, const ndarray& src, StreamView stream) {

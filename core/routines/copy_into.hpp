@@ -30,6 +30,11 @@ void require_cast(std::string_view routine, std::string_view what, DType from, D
 // later work, so that src's memory is not freed or reused before the copy has read it.
 [[nodiscard]] ndarray copy_from_device(const ndarray& src, StreamView stream);
 
+// `src`, of another device, into `dst` on `stream` (of dst's device), ordered as
+// copy_from_device: one device-to-device copy where both are C-contiguous with one shape and
+// dtype, else copy_from_device and copy_into.
+void copy_across_devices(const ndarray& dst, const ndarray& src, StreamView stream);
+
 void copy_into(const ndarray& dst, const ndarray& src, StreamView stream);
 
 }  // namespace kiln::detail

@@ -74,6 +74,11 @@ void copyto(const ndarray& dst, const Argument& src, const CopytoOptions& option
     } else {
         const auto& array = std::get<ndarray>(src);
         detail::require_cast("copyto", "src", array.dtype(), dst.dtype(), options.casting);
+        if (array.device() != stream.device() && !mask) {
+            detail::copy_across_devices(dst, fitted("src", array, dst.shape()), stream);
+            order.done();
+            return;
+        }
         // From another device: first brought here whole, then broadcast and cast as usual.
         const ndarray here =
             array.device() == stream.device() ? array : detail::copy_from_device(array, stream);

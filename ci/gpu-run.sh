@@ -6,7 +6,8 @@
 # --bench then runs the benchmark: kiln-bench, bench/cupy_compare.py (CuPy, same workloads and
 # inputs) and bench/plot.py, writing <device>-<date>.json, its -combined.md/.json and PNG plots
 # into results-dir, and, with two GPUs, examples/sharded_mse timed on 1 and 2 ranks.
-# --bench-only runs the benchmark without the tests.
+# --bench-only runs the benchmark without the tests. KILN_BENCH_FILTER (a regex) narrows
+# kiln-bench to some rows, e.g. 'peer_copy|_2dev' for the two-GPU ones.
 # --sanitize instead runs the device suite under compute-sanitizer's memcheck (with
 # --leak-check full), racecheck and synccheck, one line per tool; KILN_SANITIZER names the tool
 # to the tests, so that timing tests skip, saying why. KILN_SANITIZE_TOOLS picks fewer tools,
@@ -76,7 +77,8 @@ run_sharded_timing() {
 # The benchmark: kiln-bench, then CuPy on the same workloads and inputs, then the plots.
 run_bench() {
     echo "=== kiln-bench"
-    "$here/bin/kiln-bench" --json "$results/" 2>&1 | tee "$results/kiln-bench.txt"
+    "$here/bin/kiln-bench" ${KILN_BENCH_FILTER:+--filter "$KILN_BENCH_FILTER"} --json "$results/" \
+        2>&1 | tee "$results/kiln-bench.txt"
     local rc=${PIPESTATUS[0]} json
     json=$(sed -n 's/^results: //p' "$results/kiln-bench.txt")
     [ "$rc" -eq 0 ] || { echo "kiln-bench failed ($rc)"; sum_failed=$((sum_failed + 1)); }

@@ -114,7 +114,8 @@ run_sanitizers() {
     local shards=${KILN_SANITIZE_SHARDS:-4} tools=${KILN_SANITIZE_TOOLS:-memcheck racecheck synccheck}
     local tool test shard log options count errors failed expected
     for tool in $tools; do
-        options=(--tool "$tool" --print-limit 20)
+        # Every error printed, so that each is counted as expected or not.
+        options=(--tool "$tool" --print-limit 100000)
         [ "$tool" = memcheck ] && options+=(--leak-check full)
         for test in "$here"/tests/kiln-device-tests-*; do
             # The host backend's kernels never reach the GPU the tools watch.

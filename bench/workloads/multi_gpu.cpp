@@ -208,7 +208,7 @@ std::vector<Record> split_mse_rows(const Context& context) {
 
     Record split = make_record("mse_2dev_f64_2e8",
                                "MSE, half on each of 2 devices: a ReductionKernel each, then "
-                               "to_device and a weighted sum on device 0",
+                               "a weighted sum on device 0 (device 1's mean read by peer access)",
                                "ReductionKernel", {total}, "float64", "memory");
     Record whole = make_record("mse_1dev_f64_2e8", "MSE, all of it on device 0: the same kernel",
                                "ReductionKernel", {total}, "float64", "memory");
@@ -229,7 +229,8 @@ std::vector<Record> split_mse_rows(const Context& context) {
             part1 = mse({x1, y1});
         }
         const ndarray part0 = mse({x0, y0});
-        split_result = combine({part0, part1.to_device(first), w0, w1});
+        // Device 1's mean is read where it is, through peer access, when the devices allow it.
+        split_result = combine({part0, peers ? part1 : part1.to_device(first), w0, w1});
     };
     ndarray whole_result;
     const auto whole_call = [&] { whole_result = mse({x.device, y.device}); };
@@ -436,6 +437,9 @@ Workload two_device_all_reduce() {
     Workload w{.name = "allreduce_2dev_f32_sum",
                .description = "all_reduce over 2 devices of one process, kiln and NCCL direct",
                .needs_gpu = true,
+               .not_on_host =
+                   "its baseline is NCCL called directly, which the host backend has "
+                   "not (its collectives are kiln's own)",
                .devices = 2};
     w.run_all = two_device_all_reduce_rows;
     return w;

@@ -643,8 +643,8 @@ TEST(Communicator, CreateAllRefusesBadDevices) {
     const std::string range = ") but must name devices in [0, " + std::to_string(count) +
                               "): this process sees " + std::to_string(count) + " device(s)";
     EXPECT_EQ(message({-1}), prefix + "names device -1 (at index 0" + range);
-    EXPECT_EQ(message({0, count}),
-              prefix + "names device " + std::to_string(count) + " (at index 1" + range);
+    EXPECT_EQ(message({count}),
+              prefix + "names device " + std::to_string(count) + " (at index 0" + range);
 }
 
 // ---- The host backend's own checks, which a GPU's NCCL leaves to a hang ----

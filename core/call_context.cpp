@@ -143,7 +143,7 @@ bool all_on_device(std::span<const Argument> args, std::span<const ndarray> outp
                    int device) noexcept {
     for (const Argument& argument : args) {
         if (const auto* array = std::get_if<ndarray>(&argument);
-            array && array->device() != device) {
+            array != nullptr && array->device() != device) {
             return false;
         }
     }

@@ -104,11 +104,18 @@ void Device::enable_peer_access(const Device& peer) const {
     detail::backend().enable_peer_access(id_, peer.id());
 }
 
-DeviceGuard::DeviceGuard(const Device& device) : previous_(detail::backend().current_device()) {
-    device.use();
+// Nothing is set when the device is current already, as it usually is.
+DeviceGuard::DeviceGuard(const Device& device)
+    : previous_(detail::backend().current_device()), device_(device.id()) {
+    if (device_ != previous_) {
+        device.use();
+    }
 }
 
 DeviceGuard::~DeviceGuard() {
+    if (device_ == previous_) {
+        return;
+    }
     try {
         detail::backend().set_device(previous_);
     } catch (...) {  // NOLINT(bugprone-empty-catch): a destructor cannot report it

@@ -183,7 +183,7 @@ void Stream::begin_capture() const {
 }
 
 Graph Stream::end_capture() const {
-    return Graph(detail::backend().end_capture(view()), device_);
+    return {detail::backend().end_capture(view()), device_};
 }
 
 ExternalStream::ExternalStream(void* native) : ExternalStream(native, Device::current()) {}

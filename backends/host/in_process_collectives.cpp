@@ -124,7 +124,8 @@ struct MeetingKey {
     int to = -1;
     std::uint64_t number = 0;
 
-    auto operator<=>(const MeetingKey&) const = default;
+    // clang-tidy 14 reads the defaulted comparison's implicit 0 as a null pointer.
+    auto operator<=>(const MeetingKey&) const = default;  // NOLINT(modernize-use-nullptr)
 };
 
 struct Member;

@@ -29,7 +29,7 @@ detail::Collectives& usable_library() {
 }
 
 // The stream a call runs on: the one given, else the current stream of the communicator's
-// device, which an OnDevice made current.
+// device, which a DeviceGuard made current.
 detail::NativeStream stream_for(std::optional<StreamView> stream) {
     return stream ? stream->native() : current_stream().native();
 }
@@ -41,7 +41,7 @@ template <class Call>
 void run(Communicator::State& state, std::string_view operation, std::optional<StreamView> stream,
          Call call) {
     state.check_usable(operation);
-    const detail::OnDevice on_device(state.device);
+    const DeviceGuard on_device{Device(state.device)};
     detail::NativeStream const native = stream_for(stream);
     detail::Progress progress{};
     try {
@@ -144,7 +144,7 @@ Communicator::~Communicator() {
     // Flush the communicator's work, then free it; one that does not finish in time is aborted.
     State& s = *state_;
     try {
-        const detail::OnDevice on_device(s.device);
+        const DeviceGuard on_device{Device(s.device)};
         const bool flushed = s.library->finalize(s.comm) == detail::Progress::done ||
                              detail::wait_for(
                                  [&s] {
@@ -341,7 +341,7 @@ void Communicator::synchronize(std::optional<StreamView> stream) const {
                     "synchronize after Group.end() (or after group())");
     }
     s.check_usable(operation);
-    const detail::OnDevice on_device(s.device);
+    const DeviceGuard on_device{Device(s.device)};
     const StreamView view{stream_for(stream)};
     const auto result = detail::wait_for(
         [&] {

@@ -3,28 +3,10 @@
 #include "../backend.hpp"
 #include "progress_wait.hpp"
 
+#include <kiln/device.hpp>
 #include <kiln/error.hpp>
 
 #include <string>
-
-namespace kiln::detail {
-
-OnDevice::OnDevice(int device) : previous_(backend().current_device()), device_(device) {
-    if (device_ != previous_) {
-        backend().set_device(device_);
-    }
-}
-
-OnDevice::~OnDevice() {
-    if (device_ != previous_) {
-        try {
-            backend().set_device(previous_);
-        } catch (...) {  // NOLINT(bugprone-empty-catch): a destructor cannot report it
-        }
-    }
-}
-
-}  // namespace kiln::detail
 
 namespace kiln::distributed {
 
@@ -39,7 +21,7 @@ void Communicator::State::check_usable(std::string_view operation) {
 }
 
 detail::Poll Communicator::State::poll() const {
-    const detail::OnDevice on_device(device);
+    const DeviceGuard on_device{Device(device)};
     auto status = library->status(comm);
     return {status.progress == detail::Progress::done, std::move(status.error)};
 }
@@ -83,7 +65,7 @@ void Communicator::State::abort_with(const std::string& reason) noexcept {
     pending = false;
     abort_reason = reason;
     try {
-        const detail::OnDevice on_device(device);
+        const DeviceGuard on_device{Device(device)};
         library->abort(comm);
     } catch (...) {  // the device could not be made current: abort under the caller's
         library->abort(comm);

@@ -1,7 +1,7 @@
 // What a Communicator holds, and the steps every one of its calls shares: refuse work once
 // aborted, settle a call the library finishes in the background, and turn a failure into an
 // abort and a CommunicatorError. Group (group.cpp) settles its members through the same steps.
-// Every library call runs inside an OnDevice of the communicator's device.
+// Every library call runs inside a DeviceGuard of the communicator's device.
 #pragma once
 
 #include "collectives.hpp"
@@ -45,23 +45,6 @@ struct Communicator::State {
 }  // namespace kiln::distributed
 
 namespace kiln::detail {
-
-// Makes `device` the calling thread's current device for the library calls in its scope (NCCL
-// takes the device of a communicator, its stream and its buffers from the current one), then
-// restores the caller's. Nothing is set when `device` is current already, as it usually is.
-class OnDevice {
-public:
-    explicit OnDevice(int device);
-    ~OnDevice();
-    OnDevice(const OnDevice&) = delete;
-    OnDevice& operator=(const OnDevice&) = delete;
-    OnDevice(OnDevice&&) = delete;
-    OnDevice& operator=(OnDevice&&) = delete;
-
-private:
-    int previous_;
-    int device_;
-};
 
 // Whether the calling thread is inside a group; if so, `member` joins it, to be settled when it
 // ends.

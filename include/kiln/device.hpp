@@ -72,6 +72,7 @@ public:
 
 private:
     int previous_;
+    int device_;
 };
 
 }  // namespace kiln

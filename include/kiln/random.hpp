@@ -102,9 +102,10 @@ concept real_element = std::same_as<T, double> || std::same_as<T, float> || std:
 template <class T>
 concept integer_element = std::integral<T> && has_dtype<T> && !std::same_as<T, bool>;
 
-// New C-contiguous device arrays, on the device of `stream` (default: the current device's current
-// stream), where the kernel runs and from which the memory is allocated. Errors: Error for a bad range or
-// deviation, TypeError for a dtype the function does not make, ShapeError for a bad shape.
+// New C-contiguous device arrays, on the device of `stream` (default: the current device's
+// current stream), where the kernel runs and from which the memory is allocated. Errors: Error
+// for a bad range or deviation, TypeError for a dtype the function does not make, ShapeError for
+// a bad shape.
 
 // Uniform values in [low, high) (see above for `high` itself); dtype float16, float32 or float64.
 [[nodiscard]] ndarray uniform(const Shape& shape, double low = 0.0, double high = 1.0,

@@ -3,6 +3,7 @@
 // them everywhere with two devices that share the CPU (KILN_HOST_DEVICES=2, set by the tests'
 // main), so CI checks the logic.
 #include "tests/support/backend_under_test.hpp"
+#include "tests/support/expect_error.hpp"
 
 #include <kiln/kiln.hpp>
 
@@ -21,25 +22,7 @@ namespace {
 using kiln::Device;
 using kiln::DeviceGuard;
 using kiln::ndarray;
-
-#define KILN_REQUIRE_TWO_DEVICES() \
-    KILN_REQUIRE_DEVICE();         \
-    if (kiln::device_count() < 2)  \
-    GTEST_SKIP() << "one " << kiln::test::backend_name << " device visible; needs two"
-
-// `call` throws kiln::Error whose message names every one of `parts`.
-void expect_error_naming(const std::function<void()>& call,
-                         std::initializer_list<std::string> parts) {
-    try {
-        call();
-        ADD_FAILURE() << "no exception";
-    } catch (const kiln::Error& e) {
-        for (const auto& part : parts) {
-            EXPECT_NE(std::string(e.what()).find(part), std::string::npos)
-                << "'" << part << "' not in: " << e.what();
-        }
-    }
-}
+using kiln::test::expect_error_naming;
 
 // 0, 1, 2, ... over rows x columns, as float64.
 ndarray grid(std::int64_t rows, std::int64_t columns) {

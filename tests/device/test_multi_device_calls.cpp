@@ -5,6 +5,7 @@
 // set by the tests' main) run them everywhere, and there the devices can be declared unable to
 // reach each other (KILN_HOST_PEER_ACCESS=0), so that the refusals run in CI.
 #include "tests/support/backend_under_test.hpp"
+#include "tests/support/expect_error.hpp"
 
 #include <kiln/jit_kernel.hpp>
 #include <kiln/kiln.hpp>
@@ -24,31 +25,13 @@ using kiln::Device;
 using kiln::DeviceGuard;
 using kiln::ndarray;
 using kiln::Stream;
-
-#define KILN_REQUIRE_TWO_DEVICES() \
-    KILN_REQUIRE_DEVICE();         \
-    if (kiln::device_count() < 2)  \
-    GTEST_SKIP() << "one " << kiln::test::backend_name << " device visible; needs two"
+using kiln::test::expect_error_naming;
 
 KILN_JIT_KERNEL(add_one_kernel, (const double* x, double* y, long long n), {
     long long i = blockDim.x * (long long)blockIdx.x + threadIdx.x;
     if (i < n)
         y[i] = x[i] + 1.0;
 });
-
-// `call` throws kiln::Error whose message names every one of `parts`.
-void expect_error_naming(const std::function<void()>& call,
-                         std::initializer_list<std::string> parts) {
-    try {
-        call();
-        ADD_FAILURE() << "no exception";
-    } catch (const kiln::Error& e) {
-        for (const auto& part : parts) {
-            EXPECT_NE(std::string(e.what()).find(part), std::string::npos)
-                << "'" << part << "' not in: " << e.what();
-        }
-    }
-}
 
 // What `make` returns, made with `device` current.
 ndarray made_on(int device, const std::function<ndarray()>& make) {

@@ -96,6 +96,12 @@ inline std::uint16_t elf_machine() {
     if (::kiln::device_count() == 0) \
     GTEST_SKIP() << "no " << ::kiln::test::backend_name << " device: " << ::kiln::no_device_reason()
 
+// Skips a test, saying why, unless the backend shows two devices or more.
+#define KILN_REQUIRE_TWO_DEVICES()  \
+    KILN_REQUIRE_DEVICE();          \
+    if (::kiln::device_count() < 2) \
+    GTEST_SKIP() << "one " << ::kiln::test::backend_name << " device visible; needs two"
+
 // Skips a test that cannot apply to the host backend, and only there; `why` completes "skipped on
 // the host backend: ".
 #define KILN_SKIP_ON_HOST(why)   \

@@ -1,6 +1,7 @@
 #include "call_context.hpp"
 
 #include "backend.hpp"
+#include "unreported_error.hpp"
 
 #include <kiln/device.hpp>
 #include <kiln/error.hpp>
@@ -17,7 +18,7 @@ namespace kiln::detail {
 
 int call_device(std::optional<StreamView> given, std::optional<int> arrays) {
     if (given && given->device() != StreamView::any_device) {
-        return given->device();
+        return Device(given->device()).id();  // Error for a device that does not exist
     }
     return arrays ? *arrays : backend().current_device();
 }
@@ -113,9 +114,20 @@ void CrossDeviceOrder::reach(std::string_view function, std::string_view name,
     after(array.device());
 }
 
-void CrossDeviceOrder::done() const {
-    for (const int other : others_) {
+void CrossDeviceOrder::done() {
+    for (const int other : std::exchange(others_, {})) {
         order_after(current_stream_of(other), stream_);
+    }
+}
+
+CrossDeviceOrder::~CrossDeviceOrder() {
+    if (others_.empty()) {
+        return;
+    }
+    try {
+        done();
+    } catch (...) {
+        keep_unreported_error(std::current_exception());
     }
 }
 

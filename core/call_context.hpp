@@ -40,16 +40,21 @@ void reach(std::string_view function, std::string_view name, const ndarray& arra
 
 // Orders work on `stream` that uses memory of other devices (peer access) as work on one device
 // is ordered: the stream first waits for the work queued so far on each other device's current
-// stream, and after done() those streams wait for the stream's work. With no other device it
-// does nothing.
+// stream, and after done() those streams wait for the stream's work (also when the call throws
+// after queuing some: the destructor does it then). With no other device it does nothing.
 class CrossDeviceOrder {
 public:
     explicit CrossDeviceOrder(StreamView stream) : stream_(stream) {}
+    ~CrossDeviceOrder();
+    CrossDeviceOrder(const CrossDeviceOrder&) = delete;
+    CrossDeviceOrder& operator=(const CrossDeviceOrder&) = delete;
+    CrossDeviceOrder(CrossDeviceOrder&&) = delete;
+    CrossDeviceOrder& operator=(CrossDeviceOrder&&) = delete;
     // The work to come on the stream uses memory of `device`.
     void after(int device);
     // reach(), then after() the array's device.
     void reach(std::string_view function, std::string_view name, const ndarray& array);
-    void done() const;
+    void done();
 
 private:
     StreamView stream_;

@@ -105,19 +105,18 @@ void Device::enable_peer_access(const Device& peer) const {
 }
 
 // Nothing is set when the device is current already, as it usually is.
-DeviceGuard::DeviceGuard(const Device& device)
-    : previous_(detail::backend().current_device()), device_(device.id()) {
-    if (device_ != previous_) {
+DeviceGuard::DeviceGuard(const Device& device) : previous_(detail::backend().current_device()) {
+    if (device.id() != previous_) {
         device.use();
     }
 }
 
+// Restores the previous device also when the scope made another current (Device::use()).
 DeviceGuard::~DeviceGuard() {
-    if (device_ == previous_) {
-        return;
-    }
     try {
-        detail::backend().set_device(previous_);
+        if (detail::backend().current_device() != previous_) {
+            detail::backend().set_device(previous_);
+        }
     } catch (...) {  // NOLINT(bugprone-empty-catch): a destructor cannot report it
     }
 }

@@ -63,10 +63,9 @@ void Event::record(StreamView stream) {
     const int device =
         stream.device() == StreamView::any_device ? gpu.current_device() : stream.device();
     if (device != device_) {
-        void* moved = gpu.create_event(device, flags_);
-        native_ = moved;
-        gpu.destroy_event(mine);
+        native_ = gpu.create_event(device, flags_);
         device_ = device;
+        detail::release_quietly(mine, [](void* e) { detail::backend().destroy_event(e); });
     }
     gpu.record_event(native(), StreamView{stream.native(), device});
     recorded_ = true;

@@ -107,7 +107,9 @@ BenchmarkResult benchmark(const std::function<void()>& fn, int n_repeat, int n_w
     // The stream's device, else the current one; a machine without one is a NoDevice here.
     const StreamView on = detail::call_context("profiler.benchmark", stream, std::nullopt);
     const int device = on.device();
-    // fn's own kiln calls default to the current stream: make it the timed one.
+    // fn's own kiln calls default to the current device's current stream: make them the timed
+    // stream's.
+    const DeviceGuard on_device{Device(device)};
     const StreamGuard guard(on);
     for (int i = 0; i < n_warmup; ++i) {
         fn();

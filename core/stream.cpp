@@ -173,7 +173,7 @@ StreamView Stream::view() const {
 }
 
 Event Stream::record() const {
-    Event event;
+    Event event{Device(device_)};
     event.record(view());
     return event;
 }

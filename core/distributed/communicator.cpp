@@ -1,4 +1,5 @@
 #include "../backend.hpp"
+#include "../call_context.hpp"
 #include "../lifetime.hpp"
 #include "collective_checks.hpp"
 #include "communicator_state.hpp"
@@ -28,10 +29,11 @@ detail::Collectives& usable_library() {
     return library;
 }
 
-// The stream a call runs on: the one given, else the current stream of the communicator's
-// device, which a DeviceGuard made current.
-detail::NativeStream stream_for(std::optional<StreamView> stream) {
-    return stream ? stream->native() : current_stream().native();
+// The stream a call runs on: the one given (Error if it is another device's), else the current
+// stream of the communicator's device.
+StreamView stream_for(const Communicator::State& state, std::string_view operation,
+                      std::optional<StreamView> stream) {
+    return detail::call_stream("Communicator." + std::string(operation), state.device, stream);
 }
 
 // Runs one library call for `operation`, with the communicator's device current: a failure the
@@ -41,8 +43,8 @@ template <class Call>
 void run(Communicator::State& state, std::string_view operation, std::optional<StreamView> stream,
          Call call) {
     state.check_usable(operation);
+    detail::NativeStream const native = stream_for(state, operation, stream).native();
     const DeviceGuard on_device{Device(state.device)};
-    detail::NativeStream const native = stream_for(stream);
     detail::Progress progress{};
     try {
         progress = call(*state.library, state.comm, native);
@@ -341,8 +343,8 @@ void Communicator::synchronize(std::optional<StreamView> stream) const {
                     "synchronize after Group.end() (or after group())");
     }
     s.check_usable(operation);
+    const StreamView view = stream_for(s, operation, stream);
     const DeviceGuard on_device{Device(s.device)};
-    const StreamView view{stream_for(stream)};
     const auto result = detail::wait_for(
         [&] {
             detail::Poll seen = s.poll();

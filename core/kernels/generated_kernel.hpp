@@ -78,9 +78,7 @@ public:
     // an array.
     [[nodiscard]] std::string source(std::span<const Argument> args,
                                      const typename C::Options& options) const {
-        return C::source(definition_,
-                         C::prepare(definition_, args, options,
-                                    first_array_device(args, C::passed_outputs(options))));
+        return C::source(definition_, C::prepare(definition_, args, options, std::nullopt));
     }
 
     // Runs a call on options.stream, else on the current stream of the first array's device;

@@ -112,7 +112,10 @@ void* MemoryPool::do_allocate(std::size_t bytes, StreamView stream) {
 
 void MemoryPool::do_deallocate(void* ptr, std::size_t bytes, StreamView stream) {
     if (is_per_thread(stream)) {
-        synchronize(pool_stream(StreamView{stream.native(), stream.device()}, device_));
+        // This thread's own stream: its work is done once synchronized.
+        synchronize(StreamView{stream.native(), stream.device() == StreamView::any_device
+                                                    ? device_
+                                                    : stream.device()});
     }
     pool_->deallocate(ptr, bytes, pool_stream(stream, device_));
 }

@@ -90,7 +90,7 @@ ndarray copy_from_device(const ndarray& src, StreamView stream) {
 
 void copy_across_devices(const ndarray& dst, const ndarray& src, StreamView stream) {
     if (dst.shape() == src.shape() && dst.dtype() == src.dtype() && dst.c_contiguous() &&
-        src.c_contiguous()) {
+        src.c_contiguous() && !may_share_memory(dst, src)) {
         copy_bytes_across(dst, src, current_stream_of(src.device()), stream);
         return;
     }

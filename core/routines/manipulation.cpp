@@ -16,8 +16,12 @@ ndarray ravel(const ndarray& a, std::optional<StreamView> stream) {
     if (a.c_contiguous()) {
         return a.reshape({a.size()});
     }
-    return detail::astype_on(a, a.dtype(), detail::call_context("ravel", stream, a.device()))
-        .reshape({a.size()});
+    const StreamView on = detail::call_context("ravel", stream, a.device());
+    detail::CrossDeviceOrder order(on);
+    order.reach("ravel", "a", a);
+    ndarray flat = detail::astype_on(a, a.dtype(), on).reshape({a.size()});
+    order.done();
+    return flat;
 }
 
 ndarray flip(const ndarray& a, const Axis& axis) {

@@ -72,7 +72,6 @@ public:
 
 private:
     int previous_;
-    int device_;
 };
 
 }  // namespace kiln

@@ -43,7 +43,7 @@ struct ElementwiseOptions {
 struct CallOptions {
     // The element count when every array argument is raw (and only then).
     std::optional<std::int64_t> size;
-    std::optional<StreamView> stream;  // default: the current stream
+    std::optional<StreamView> stream;  // default: the arrays' device's current stream
 };
 
 class ElementwiseKernel {

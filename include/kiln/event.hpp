@@ -14,8 +14,9 @@ struct EventFlags {
 };
 
 // An owning, move-only event. It belongs to the device whose stream last recorded it (before
-// that, the device current when it was made): recording it on another device's stream moves it
-// there, as an event can only mark its own device's streams. Any stream may wait on it.
+// that, the device named or current when it was made): recording it on another device's stream
+// moves it there, as an event can only mark its own device's streams, and so changes native().
+// Any stream may wait on it.
 class Event {
 public:
     explicit Event(EventFlags flags = {});

@@ -16,7 +16,7 @@ struct MatmulOptions {
     std::optional<ndarray> out;
     // The dtype to compute in and return; both operands cast to it at 'same_kind'.
     std::optional<DType> dtype;
-    std::optional<StreamView> stream;  // default: the current stream
+    std::optional<StreamView> stream;  // default: the arrays' device's current stream
 };
 
 // numpy.matmul: the product of the last two axes, broadcast over the others; a 1-D operand is a
@@ -44,7 +44,7 @@ struct NormOptions {
     // none (the Euclidean norm of the flattened array) or the array must have one or two axes.
     Axis axis;
     bool keepdims = false;
-    std::optional<StreamView> stream;  // default: the current stream
+    std::optional<StreamView> stream;  // default: the arrays' device's current stream
 };
 
 // The norm of `x`, as numpy.linalg.norm: float64 of integer and bool arrays, the real part's

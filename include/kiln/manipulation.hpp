@@ -30,7 +30,7 @@ struct JoinOptions {
     // `casting`. Not with `out`.
     std::optional<DType> dtype;
     Casting casting = Casting::same_kind;
-    std::optional<StreamView> stream;  // default: the current stream
+    std::optional<StreamView> stream;  // default: the arrays' device's current stream
 };
 
 // The arrays joined along `axis` (negative counts from the end). They must have one number of
@@ -61,7 +61,7 @@ struct CopytoOptions {
     Casting casting = Casting::same_kind;
     // Only where this bool array, broadcast to dst's shape, is true (NumPy's where=).
     std::optional<ndarray> where;
-    std::optional<StreamView> stream;  // default: the current stream
+    std::optional<StreamView> stream;  // default: the arrays' device's current stream
 };
 
 // numpy.copyto: writes `src` (an array, or a scalar) broadcast to dst's shape and cast to its

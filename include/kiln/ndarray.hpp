@@ -159,8 +159,11 @@ template <class T>
     a.set(values);
     return a;
 }
+// On the stream's device (the current one where the view names none).
 template <class T>
 [[nodiscard]] ndarray array(std::span<const T> values, const Shape& shape, StreamView stream) {
+    const DeviceGuard on{stream.device() == StreamView::any_device ? Device::current()
+                                                                   : Device(stream.device())};
     ndarray a = empty(shape, dtype_of<T>);
     a.set(values, stream);
     return a;

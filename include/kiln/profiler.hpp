@@ -61,11 +61,11 @@ std::ostream& operator<<(std::ostream& out, const BenchmarkResult& result);
 
 // Calls `fn` n_warmup times untimed, waits for the stream, then n_repeat times timed: per run, an
 // event is recorded on `stream` (default: the current stream) before and after `fn`, the host's
-// steady clock times the call, and the end event is waited for. The stream must belong to the
-// current device. Timed runs stop early once max_duration seconds have passed since the first
-// (after at least one run), as CuPy's max_duration does.
-// Throws Error for n_repeat < 1, n_warmup < 0, an empty `fn` or a max_duration that is not
-// positive; NoDevice without a device; whatever `fn` throws.
+// steady clock times the call, and the end event is waited for. `fn` runs with the stream's
+// device current and the stream its current stream. Timed runs stop early once max_duration seconds
+// have passed since the first (after at least one run), as CuPy's max_duration does. Throws Error
+// for n_repeat < 1, n_warmup < 0, an empty `fn` or a max_duration that is not positive; NoDevice
+// without a device; whatever `fn` throws.
 [[nodiscard]] BenchmarkResult benchmark(
     const std::function<void()>& fn, int n_repeat = 10000, int n_warmup = 10,
     std::string name = "fn", std::optional<StreamView> stream = std::nullopt,

@@ -87,7 +87,7 @@ private:
 
 struct LaunchOptions {
     std::size_t shared_mem = 0;        // dynamic shared memory in bytes
-    std::optional<StreamView> stream;  // default: the current stream
+    std::optional<StreamView> stream;  // default: the arrays' device's current stream
     // All blocks resident at once (CUDA's cooperative launch); a 1-D grid is clamped to what
     // fits, as CuPy does.
     bool cooperative = false;
@@ -103,7 +103,10 @@ public:
     RawKernel(RawKernel&& other) noexcept;
     RawKernel& operator=(RawKernel&& other) noexcept;
 
-    // Launches on the current device. When the kernel's signature can be read, arguments are
+    // Launches on the stream's device, else the first array argument's, else the current device;
+    // an array of another device is reached by peer access or refused (an Error naming it)
+    // before the launch. set_max_dynamic_shared_size_bytes and the carveout apply to the device
+    // current when they are called. When the kernel's signature can be read, arguments are
     // checked against it: a wrong count or type, or an integer out of its parameter's range, is
     // a TypeError, never garbage.
     void operator()(Dim3 grid, Dim3 block, std::initializer_list<KernelArg> args,

@@ -60,7 +60,7 @@ struct ReductionCallOptions {
     bool keepdims = false;  // keep reduced axes as extent 1
     // Outputs to write (CuPy's `out=`), one per out param; or pass them after the inputs.
     std::vector<ndarray> out;
-    std::optional<StreamView> stream;  // default: the current stream
+    std::optional<StreamView> stream;  // default: the arrays' device's current stream
 };
 
 class ReductionKernel {

@@ -33,7 +33,7 @@ struct ReduceOptions {
     // Written in place: the reduced shape, and a dtype the result casts to at 'same_kind'.
     std::optional<ndarray> out;
     bool keepdims = false;             // keep reduced axes as extent 1
-    std::optional<StreamView> stream;  // default: the current stream
+    std::optional<StreamView> stream;  // default: the arrays' device's current stream
     // var and std (and nanvar, nanstd) divide by N - ddof; the other reductions take none.
     int ddof = 0;
 };

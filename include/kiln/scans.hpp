@@ -23,7 +23,7 @@ struct ScanOptions {
     std::optional<DType> dtype;
     // Written in place: the result's shape, and a dtype the result casts to at 'same_kind'.
     std::optional<ndarray> out;
-    std::optional<StreamView> stream;  // default: the current stream
+    std::optional<StreamView> stream;  // default: the arrays' device's current stream
 };
 
 ndarray cumsum(const ndarray& a, const ScanOptions& options = {});

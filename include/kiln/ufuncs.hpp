@@ -28,7 +28,7 @@ struct UfuncOptions {
     // The dtype to compute in (and return, for arithmetic): every input must cast to it at
     // 'same_kind'.
     std::optional<DType> dtype;
-    std::optional<StreamView> stream;  // default: the current stream
+    std::optional<StreamView> stream;  // default: the arrays' device's current stream
 };
 
 // numpy.result_type under NEP 50: arrays are strong, scalars weak. Throws TypeError when no

@@ -9,6 +9,7 @@
 #include "core/distributed/wire_call.hpp"
 #include "tests/support/backend_under_test.hpp"
 #include "tests/support/collective_arrays.hpp"
+#include "tests/support/expect_error.hpp"
 #include "tests/support/test_kernels.hpp"
 
 #include <kiln/kiln.hpp>
@@ -354,6 +355,17 @@ TEST(Communicator, CreateAllPutsRankIOnDeviceI) {
         }
         EXPECT_EQ(Device::current().id(), current) << "create_all changed the current device";
     }
+}
+
+TEST(Communicator, AStreamOfAnotherDeviceIsRefused) {
+    KILN_REQUIRE_TWO_COLLECTIVE_DEVICES();
+    const auto comms = two_devices();
+    const kiln::Stream other(Device(1));
+    const kiln::ndarray in = scaled<float>(0);
+    kiln::test::expect_error_naming([&] { comms[0].all_reduce(in, ReduceOp::sum, other); },
+                                    {"Communicator.all_reduce", "device 1", "device 0"});
+    kiln::test::expect_error_naming([&] { comms[0].synchronize(other); },
+                                    {"Communicator.synchronize", "device 1", "device 0"});
 }
 
 TEST(Communicator, AllReduceOverTwoDevicesFromOneThread) {

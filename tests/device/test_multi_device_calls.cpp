@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <functional>
 #include <initializer_list>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -156,6 +157,8 @@ TEST(MultiDevice, AnotherDevicesArrayIsRefusedWhereTheDevicesCannotReachEachOthe
         {"add_one_kernel", "argument 2", "device 1", "device 0"});
     expect_error_naming([&] { (void)kiln::sum(second, {.stream = Stream(Device(0))}); },
                         {"sum", "device 1", "device 0"});
+    expect_error_naming([&] { (void)kiln::ravel(other_square.transpose(), Stream(Device(0))); },
+                        {"ravel", "'a'", "device 1", "device 0"});
     // Nothing ran: device 1's array is as it was.
     EXPECT_EQ(second.get<double>(), std::vector<double>(6, 10.0));
 }
@@ -196,6 +199,16 @@ TEST(MultiDevice, OutOnADeviceThatCannotBeReachedIsRefused) {
     expect_error_naming([&] { (void)kiln::cumsum(a, {.axis = 1, .out = out}); },
                         {"cumsum", "'out'", "device 1", "device 0"});
     EXPECT_EQ(out.get<double>(), std::vector<double>(4, -1.0)) << "a refused call wrote out";
+}
+
+TEST(MultiDevice, ADeviceGuardRestoresTheDeviceAUseInsideChanged) {
+    KILN_REQUIRE_TWO_DEVICES();
+    const DeviceGuard outer(Device(0));
+    {
+        const DeviceGuard inner(Device(0));  // already current: sets nothing
+        Device(1).use();
+    }
+    EXPECT_EQ(Device::current().id(), 0);
 }
 
 TEST(MultiDevice, EventsAndWaitsAcrossDevices) {
@@ -263,14 +276,16 @@ TEST(MultiDevice, AGraphCapturedOnDeviceOne) {
 TEST(MultiDevice, OneDevicesPoolRunsOutWhileTheOtherKeepsWorking) {
     KILN_REQUIRE_TWO_DEVICES();
     kiln::MemoryPool& pool = kiln::get_default_memory_pool(0);
-    const std::size_t limit = pool.get_limit();
     pool.free_all_blocks();
+    // The limit goes back as it was whatever happens here.
+    const std::unique_ptr<kiln::MemoryPool, std::function<void(kiln::MemoryPool*)>> restore(
+        &pool, [limit = pool.get_limit()](kiln::MemoryPool* p) { p->set_limit(limit); });
     pool.set_limit(std::size_t{1} << 20);
     constexpr std::int64_t big = std::int64_t{1} << 19;  // 4 MiB of float64
     EXPECT_THROW((void)made_on(0, [] { return kiln::ones({big}); }), kiln::OutOfMemory);
     const ndarray there = made_on(1, [] { return kiln::ones({big}); });
     EXPECT_EQ(kiln::sum(there).get<double>(), std::vector<double>{static_cast<double>(big)});
-    pool.set_limit(limit);
+    restore.get_deleter()(&pool);
     const ndarray here = made_on(0, [] { return kiln::ones({big}); });
     EXPECT_EQ(kiln::sum(here).get<double>(), std::vector<double>{static_cast<double>(big)});
 }

@@ -40,7 +40,7 @@ void check_devices(const std::string& kernel, std::span<const KernelArg> args, i
 }
 
 // The device of the first array argument, if any.
-std::optional<int> first_array_device(std::span<const KernelArg> args) {
+std::optional<int> first_array_argument_device(std::span<const KernelArg> args) {
     for (const KernelArg& arg : args) {
         if (arg.device()) {
             return arg.device();
@@ -157,7 +157,7 @@ void RawKernel::operator()(Dim3 grid, Dim3 block, std::span<const KernelArg> arg
     }
     auto& gpu = detail::backend();
     const StreamView stream = detail::call_context("RawKernel '" + kernel + "'", options.stream,
-                                                   first_array_device(args));
+                                                   first_array_argument_device(args));
     const int device = stream.device();
     check_devices(kernel, args, device);
     detail::CrossDeviceOrder order(stream);

@@ -75,7 +75,7 @@ void expect_batched_product(DType dtype, int batch, int m, int k, int n) {
                         .c = c.data(),
                         .c_stride = std::int64_t{m} * n,
                         .batch = batch,
-                        .stream = &stream_mark};
+                        .stream = kiln::StreamView{&stream_mark, 0}};
     ASSERT_TRUE(Blas::gemm(call, 0)) << kiln::detail::hip::hipblas_library().load();
     EXPECT_EQ(stand_in<void* (*)()>("kiln_stand_in_last_stream")(), &stream_mark);
     const auto rows = static_cast<std::size_t>(m);

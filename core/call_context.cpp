@@ -27,15 +27,13 @@ StreamView call_stream(std::string_view function, int device, std::optional<Stre
     if (!given) {
         return current_stream_of(device);
     }
-    if (given->device() == StreamView::any_device) {
-        return StreamView{given->native(), device};
-    }
-    if (given->device() != device) {
+    const StreamView stream = given->or_device(device);
+    if (stream.device() != device) {
         throw Error("kiln: " + std::string(function) + ": the stream belongs to device " +
-                    std::to_string(given->device()) + " but the call runs on device " +
+                    std::to_string(stream.device()) + " but the call runs on device " +
                     std::to_string(device));
     }
-    return *given;
+    return stream;
 }
 
 StreamView call_context(std::string_view function, std::optional<StreamView> given,

@@ -60,14 +60,14 @@ void* Event::native() const {
 void Event::record(StreamView stream) {
     void* const mine = native();
     auto& gpu = detail::backend();
-    const int device =
-        stream.device() == StreamView::any_device ? gpu.current_device() : stream.device();
+    const StreamView on = stream.or_device(gpu.current_device());
+    const int device = on.device();
     if (device != device_) {
         native_ = gpu.create_event(device, flags_);
         device_ = device;
         detail::release_quietly(mine, [](void* e) { detail::backend().destroy_event(e); });
     }
-    gpu.record_event(native(), StreamView{stream.native(), device});
+    gpu.record_event(native(), on);
     recorded_ = true;
 }
 

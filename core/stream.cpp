@@ -71,9 +71,7 @@ StreamView current_stream() {
 namespace {
 // A stream named without its device is the current device's.
 StreamView on_its_device(StreamView stream) {
-    return stream.device() == StreamView::any_device
-               ? StreamView{stream.native(), detail::backend().current_device()}
-               : stream;
+    return stream.or_device(detail::backend().current_device());
 }
 }  // namespace
 

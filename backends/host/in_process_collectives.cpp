@@ -1,6 +1,7 @@
 #include "in_process_collectives.hpp"
 
 #include "../../core/backend.hpp"
+#include "joined_streams.hpp"
 #include "streams.hpp"
 
 #include <kiln/error.hpp>
@@ -802,35 +803,17 @@ Progress InProcessCollectives::group_end() {
     if (calls.empty()) {
         return Progress::done;
     }
-    Backend& b = backend();
     // Each stream with the device of the rank whose call names it: events are their device's.
-    const auto device_of = [](const Call& call) {
-        const Member& member = *call.member;
-        return member.clique->devices.at(static_cast<std::size_t>(member.rank));
-    };
-    const StreamView first{calls.front().first, device_of(calls.front().second)};
-    std::vector<StreamView> others;
+    std::vector<StreamView> streams;
     std::vector<Call> task;
     for (auto& [stream, call] : calls) {
-        const StreamView view{stream, device_of(call)};
-        if (!(view == first) && std::find(others.begin(), others.end(), view) == others.end()) {
-            others.push_back(view);
-        }
+        const Member& member = *call.member;
+        streams.emplace_back(stream,
+                             member.clique->devices.at(static_cast<std::size_t>(member.rank)));
         task.push_back(std::move(call));
     }
-    const auto order = [&b](StreamView from, StreamView to) {
-        NativeEvent event = b.create_event(from.device(), {.disable_timing = true});
-        b.record_event(event, from);
-        b.stream_wait_event(to, event);
-        b.destroy_event(event);
-    };
-    for (const StreamView other : others) {
-        order(other, first);
-    }
-    launch(first.native(), std::move(task));
-    for (const StreamView other : others) {
-        order(first, other);
-    }
+    launch_joined(streams.front(), streams,
+                  [&task](StreamView first) { launch(first.native(), std::move(task)); });
     return Progress::done;
 }
 

@@ -1,6 +1,7 @@
 #include "mpi_collectives.hpp"
 
 #include "../../core/backend.hpp"
+#include "joined_streams.hpp"
 
 #include <kiln/error.hpp>
 #include <kiln/float16.hpp>
@@ -486,31 +487,17 @@ Progress MpiCollectives::group_end() {
     if (calls.empty()) {
         return Progress::done;
     }
-    Backend& b = backend();
-    NativeStream first = calls.front().first;
-    std::vector<NativeStream> others;
+    // One rank per process, on the current device: its streams are all that device's.
+    const int device = backend().current_device();
+    std::vector<StreamView> streams;
     Operations operations;
     for (auto& [stream, operation] : calls) {
-        if (stream != first && std::find(others.begin(), others.end(), stream) == others.end()) {
-            others.push_back(stream);
-        }
+        streams.emplace_back(stream, device);
         operations.push_back(std::move(operation));
     }
-    // One rank per process, on the current device: its streams are all that device's.
-    const int device = b.current_device();
-    const auto order = [&b, device](NativeStream from, NativeStream to) {
-        NativeEvent event = b.create_event(device, {.disable_timing = true});
-        b.record_event(event, StreamView{from, device});
-        b.stream_wait_event(StreamView{to, device}, event);
-        b.destroy_event(event);
-    };
-    for (NativeStream other : others) {
-        order(other, first);
-    }
-    launch(first, std::move(operations));
-    for (NativeStream other : others) {
-        order(first, other);
-    }
+    launch_joined(streams.front(), streams, [&operations](StreamView first) {
+        launch(first.native(), std::move(operations));
+    });
     return Progress::done;
 }
 

@@ -37,10 +37,7 @@ void PinnedResource::do_deallocate(void* ptr, std::size_t /*bytes*/, StreamView 
 void EventStreamOrder::make_wait(StreamView waiter, StreamView producer) {
     auto& gpu = backend();
     // A stream that names no device is the pool's device's; an event is its producer's device's.
-    const auto mine = [this](StreamView s) {
-        return s.device() == StreamView::any_device ? StreamView{s.native(), device_} : s;
-    };
-    producer = mine(producer);
+    producer = producer.or_device(device_);
     void* event = nullptr;
     {
         const std::scoped_lock lock(mutex_);
@@ -53,7 +50,7 @@ void EventStreamOrder::make_wait(StreamView waiter, StreamView producer) {
     // Recording and waiting in one sequence per producer keeps the pair consistent: the pool
     // calls this under its own lock.
     gpu.record_event(event, producer);
-    gpu.stream_wait_event(mine(waiter), event);
+    gpu.stream_wait_event(waiter.or_device(device_), event);
 }
 
 EventStreamOrder::~EventStreamOrder() {

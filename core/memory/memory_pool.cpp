@@ -101,8 +101,8 @@ bool is_per_thread(StreamView stream) {
     return stream.native() == per_thread_stream().native();
 }
 StreamView pool_stream(StreamView stream, int device) {
-    return StreamView{is_per_thread(stream) ? nullptr : stream.native(),
-                      stream.device() == StreamView::any_device ? device : stream.device()};
+    const StreamView named = stream.or_device(device);
+    return is_per_thread(named) ? StreamView{nullptr, named.device()} : named;
 }
 }  // namespace
 
@@ -113,9 +113,7 @@ void* MemoryPool::do_allocate(std::size_t bytes, StreamView stream) {
 void MemoryPool::do_deallocate(void* ptr, std::size_t bytes, StreamView stream) {
     if (is_per_thread(stream)) {
         // This thread's own stream: its work is done once synchronized.
-        synchronize(StreamView{stream.native(), stream.device() == StreamView::any_device
-                                                    ? device_
-                                                    : stream.device()});
+        synchronize(stream.or_device(device_));
     }
     pool_->deallocate(ptr, bytes, pool_stream(stream, device_));
 }

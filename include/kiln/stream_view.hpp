@@ -23,6 +23,10 @@ public:
     // The device the stream belongs to, or any_device.
     [[nodiscard]] constexpr int device() const noexcept { return device_; }
     [[nodiscard]] constexpr bool is_default() const noexcept { return native_ == nullptr; }
+    // This view, naming `device` where it names none.
+    [[nodiscard]] constexpr StreamView or_device(int device) const noexcept {
+        return device_ == any_device ? StreamView{native_, device} : *this;
+    }
 
     // The same stream: the same handle, of the same device where both name one (the null stream
     // of one device differs from another's, and null_stream() names each).

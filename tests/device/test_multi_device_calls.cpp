@@ -214,8 +214,9 @@ TEST(MultiDevice, ADeviceGuardRestoresTheDeviceAUseInsideChanged) {
 TEST(MultiDevice, EventsAndWaitsAcrossDevices) {
     KILN_REQUIRE_TWO_DEVICES();
     const DeviceGuard on_first(Device(0));
-    const Stream first(Device(0), true);
-    const Stream second(Device(1), true);
+    // Blocking streams, so they wait for the legacy streams that make the inputs.
+    const Stream first(Device(0));
+    const Stream second(Device(1));
     const ndarray x = iota_on(1, 1 << 16);
     ndarray tripled;
     {
@@ -255,6 +256,8 @@ TEST(MultiDevice, AGraphCapturedOnDeviceOne) {
     const Stream second(Device(1), true);
     const ndarray x = iota_on(1, 1000);
     const ndarray y = made_on(1, [] { return kiln::zeros({1000}); });
+    // Made on device 1's legacy stream, which the non-blocking stream does not wait for.
+    kiln::Device(1).synchronize();
     // Warm: compiling and allocating stay out of the capture.
     (void)kiln::add(y, x, {.out = y, .stream = second});
     second.synchronize();

@@ -6,6 +6,7 @@
 #include "../core/backend.hpp"
 #include "collectives.hpp"
 #include "compiler.hpp"
+#include "device_faults.hpp"
 #include "entry.hpp"
 #include "vendor_library.hpp"
 
@@ -43,7 +44,7 @@ public:
 
     [[nodiscard]] DeviceProperties query_properties(int device) override {
         typename Api::device_prop_t prop{};
-        call<Api>(Api::get_device_properties, &prop, device);
+        check(Api::get_device_properties, &prop, device);
         DeviceProperties out;
         out.name.assign(&prop.name[0]);
         out.arch = Api::arch(prop);
@@ -54,8 +55,8 @@ public:
         out.shared_memory_per_block = prop.sharedMemPerBlock;
         out.shared_memory_per_block_optin = Api::shared_memory_optin(prop);
         on_device(device, [&] {
-            call<Api>(Api::stream_priority_range, &out.least_stream_priority,
-                      &out.greatest_stream_priority);
+            check(Api::stream_priority_range, &out.least_stream_priority,
+                  &out.greatest_stream_priority);
         });
         return out;
     }
@@ -65,17 +66,17 @@ public:
             throw NoDevice("kiln: no device: " + reason_for_no_device());
         }
         int device = 0;
-        call<Api>(Api::get_device, &device);
+        check(Api::get_device, &device);
         return device;
     }
-    void set_device(int device) override { call<Api>(Api::set_device, device); }
+    void set_device(int device) override { check(Api::set_device, device); }
     void synchronize_device(int device) override {
-        on_device(device, [] { call<Api>(Api::device_synchronize); });
+        on_device(device, [] { check(Api::device_synchronize); });
     }
 
     [[nodiscard]] bool can_access_peer(int device, int peer) override {
         int can = 0;
-        call<Api>(Api::device_can_access_peer, &can, device, peer);
+        check(Api::device_can_access_peer, &can, device, peer);
         return can != 0;
     }
     void enable_peer_access(int device, int peer) override {
@@ -86,21 +87,20 @@ public:
             return;
         }
         if (rc != Api::success) {
-            throw BackendError(Api::device_enable_peer_access.name, static_cast<int>(rc),
-                               Api::error_text(rc));
+            fail(Api::device_enable_peer_access.name, rc);
         }
     }
 
     [[nodiscard]] bool supports_memory_pools(int device) override {
         int supported = 0;
-        call<Api>(Api::device_attribute, &supported, Api::attribute_memory_pools, device);
+        check(Api::device_attribute, &supported, Api::attribute_memory_pools, device);
         return supported != 0;
     }
 
     [[nodiscard]] std::pair<std::size_t, std::size_t> memory_info(int device) override {
         std::size_t free = 0;
         std::size_t total = 0;
-        on_device(device, [&] { call<Api>(Api::memory_info, &free, &total); });
+        on_device(device, [&] { check(Api::memory_info, &free, &total); });
         return {free, total};
     }
 
@@ -110,7 +110,7 @@ public:
         return ptr;
     }
     void deallocate(int device, void* ptr) override {
-        on_device(device, [ptr] { call<Api>(Api::free, ptr); });
+        on_device(device, [ptr] { check(Api::free, ptr); });
     }
     [[nodiscard]] void* allocate_async(std::size_t bytes, StreamView stream) override {
         void* ptr = nullptr;
@@ -121,56 +121,55 @@ public:
         return ptr;
     }
     void deallocate_async(void* ptr, StreamView stream) override {
-        on_device(stream.device(), [&] { call<Api>(Api::free_async, ptr, native(stream)); });
+        on_device(stream.device(), [&] { check(Api::free_async, ptr, native(stream)); });
     }
     [[nodiscard]] void* allocate_pinned(std::size_t bytes) override {
         void* ptr = nullptr;
         check_allocation(StreamView::any_device, Api::malloc_pinned, bytes, &ptr, bytes);
         return ptr;
     }
-    void deallocate_pinned(void* ptr) override { call<Api>(Api::free_pinned, ptr); }
+    void deallocate_pinned(void* ptr) override { check(Api::free_pinned, ptr); }
     void copy(void* dst, const void* src, std::size_t bytes) override {
-        call<Api>(Api::memcpy, dst, src, bytes, Api::memcpy_default);
+        check(Api::memcpy, dst, src, bytes, Api::memcpy_default);
     }
     void copy_async(void* dst, const void* src, std::size_t bytes, StreamView stream) override {
         on_device(stream.device(), [&] {
-            call<Api>(Api::memcpy_async, dst, src, bytes, Api::memcpy_default, native(stream));
+            check(Api::memcpy_async, dst, src, bytes, Api::memcpy_default, native(stream));
         });
     }
     void fill_bytes_async(void* dst, int value, std::size_t bytes, StreamView stream) override {
         on_device(stream.device(),
-                  [&] { call<Api>(Api::memset_async, dst, value, bytes, native(stream)); });
+                  [&] { check(Api::memset_async, dst, value, bytes, native(stream)); });
     }
 
     [[nodiscard]] NativeStream create_stream(int device, bool non_blocking, int priority) override {
         typename Api::stream_t stream{};
         on_device(device, [&] {
-            call<Api>(Api::stream_create, &stream, non_blocking ? Api::stream_non_blocking : 0U,
-                      priority);
+            check(Api::stream_create, &stream, non_blocking ? Api::stream_non_blocking : 0U,
+                  priority);
         });
         return stream;
     }
     void destroy_stream(StreamView stream) override {
-        on_device(stream.device(), [&] { call<Api>(Api::stream_destroy, native(stream)); });
+        on_device(stream.device(), [&] { check(Api::stream_destroy, native(stream)); });
     }
     [[nodiscard]] NativeStream per_thread_stream() const noexcept override {
         return Api::per_thread_stream();
     }
     void synchronize_stream(StreamView stream) override {
-        on_device(stream.device(), [&] { call<Api>(Api::stream_synchronize, native(stream)); });
+        on_device(stream.device(), [&] { check(Api::stream_synchronize, native(stream)); });
     }
     [[nodiscard]] bool stream_done(StreamView stream) override {
         return on_device(stream.device(), [&] { return query(Api::stream_query, native(stream)); });
     }
     void stream_wait_event(StreamView stream, NativeEvent event) override {
-        on_device(stream.device(), [&] {
-            call<Api>(Api::stream_wait_event, native(stream), native_event(event), 0U);
-        });
+        on_device(stream.device(),
+                  [&] { check(Api::stream_wait_event, native(stream), native_event(event), 0U); });
     }
     void launch_host_func(StreamView stream, std::function<void()> function) override {
         auto owned = std::make_unique<std::function<void()>>(std::move(function));
         on_device(stream.device(),
-                  [&] { call<Api>(Api::launch_host_func, native(stream), owned.get()); });
+                  [&] { check(Api::launch_host_func, native(stream), owned.get()); });
         (void)owned.release();  // the trampoline deletes it after running it
     }
 
@@ -180,25 +179,25 @@ public:
         native_flags |= flags.disable_timing ? Api::event_disable_timing : 0U;
         native_flags |= flags.interprocess ? Api::event_interprocess : 0U;
         typename Api::event_t event{};
-        on_device(device, [&] { call<Api>(Api::event_create, &event, native_flags); });
+        on_device(device, [&] { check(Api::event_create, &event, native_flags); });
         return event;
     }
     void destroy_event(NativeEvent event) override {
-        call<Api>(Api::event_destroy, native_event(event));
+        check(Api::event_destroy, native_event(event));
     }
     void record_event(NativeEvent event, StreamView stream) override {
         on_device(stream.device(),
-                  [&] { call<Api>(Api::event_record, native_event(event), native(stream)); });
+                  [&] { check(Api::event_record, native_event(event), native(stream)); });
     }
     void synchronize_event(NativeEvent event) override {
-        call<Api>(Api::event_synchronize, native_event(event));
+        check(Api::event_synchronize, native_event(event));
     }
     [[nodiscard]] bool event_done(NativeEvent event) override {
         return query(Api::event_query, native_event(event));
     }
     [[nodiscard]] float elapsed_ms(NativeEvent start, NativeEvent end) override {
         float ms = 0.0F;
-        call<Api>(Api::event_elapsed_time, &ms, native_event(start), native_event(end));
+        check(Api::event_elapsed_time, &ms, native_event(start), native_event(end));
         return ms;
     }
 
@@ -206,32 +205,30 @@ public:
     void range_pop() noexcept override { Api::range_pop(); }
 
     void begin_capture(StreamView stream) override {
-        on_device(stream.device(), [&] {
-            call<Api>(Api::begin_capture, native(stream), Api::capture_mode_relaxed);
-        });
+        on_device(stream.device(),
+                  [&] { check(Api::begin_capture, native(stream), Api::capture_mode_relaxed); });
     }
     [[nodiscard]] NativeGraph end_capture(StreamView stream) override {
         return on_device(stream.device(), [&] {
             typename Api::graph_t graph{};
-            call<Api>(Api::end_capture, native(stream), &graph);
+            check(Api::end_capture, native(stream), &graph);
             typename Api::graph_exec_t exec{};
             const auto rc = Api::graph_instantiate(&exec, graph);
-            call<Api>(Api::graph_destroy, graph);
+            check(Api::graph_destroy, graph);
             if (rc != Api::success) {
-                throw BackendError(Api::graph_instantiate.name, static_cast<int>(rc),
-                                   Api::error_text(rc));
+                fail(Api::graph_instantiate.name, rc);
             }
             return static_cast<NativeGraph>(exec);
         });
     }
     void launch_graph(NativeGraph graph, StreamView stream) override {
         on_device(stream.device(), [&] {
-            call<Api>(Api::graph_launch, static_cast<typename Api::graph_exec_t>(graph),
-                      native(stream));
+            check(Api::graph_launch, static_cast<typename Api::graph_exec_t>(graph),
+                  native(stream));
         });
     }
     void destroy_graph(NativeGraph graph) override {
-        call<Api>(Api::graph_exec_destroy, static_cast<typename Api::graph_exec_t>(graph));
+        check(Api::graph_exec_destroy, static_cast<typename Api::graph_exec_t>(graph));
     }
 
     [[nodiscard]] bool blas_gemm(const GemmCall& call) override {
@@ -260,34 +257,35 @@ public:
 
     [[nodiscard]] NativeModule load_module(int device, std::span<const char> image) override {
         typename Api::module_t module{};
-        on_device(device, [&] { call<Api>(Api::load_module, &module, image.data()); });
+        on_device(device, [&] { check(Api::load_module, &module, image.data()); });
         return static_cast<NativeModule>(module);
     }
     void unload_module(int device, NativeModule module) override {
-        on_device(device, [&] {
-            call<Api>(Api::unload_module, static_cast<typename Api::module_t>(module));
-        });
+        on_device(device,
+                  [&] { check(Api::unload_module, static_cast<typename Api::module_t>(module)); });
     }
     [[nodiscard]] NativeFunction get_function(int device, NativeModule module,
                                               const char* name) override {
         typename Api::function_t function{};
         on_device(device, [&] {
-            call<Api>(Api::get_function, &function, static_cast<typename Api::module_t>(module),
-                      name);
+            check(Api::get_function, &function, static_cast<typename Api::module_t>(module), name);
         });
+        faults().name_function(static_cast<NativeFunction>(function), name);
         return static_cast<NativeFunction>(function);
     }
     void launch(NativeFunction function, const LaunchConfig& config, void** args) override {
         on_device(config.stream.device(), [&] {
-            call<Api>(Api::launch, static_cast<typename Api::function_t>(function), config, args);
+            faults().record_launch(stream_device(config.stream), function, config);
+            check(Api::launch, static_cast<typename Api::function_t>(function), config, args);
         });
     }
     void launch_cooperative(NativeFunction function, const LaunchConfig& config,
                             void** args) override {
         if constexpr (Api::supports_cooperative_launch) {
             on_device(config.stream.device(), [&] {
-                call<Api>(Api::launch_cooperative, static_cast<typename Api::function_t>(function),
-                          config, args);
+                faults().record_launch(stream_device(config.stream), function, config);
+                check(Api::launch_cooperative, static_cast<typename Api::function_t>(function),
+                      config, args);
             });
         } else {
             throw Error(std::string("kiln: cooperative launch of run-time compiled kernels is not "
@@ -299,16 +297,16 @@ public:
                                                          NativeFunction function) override {
         FunctionAttributes attributes;
         on_device(device, [&] {
-            call<Api>(Api::function_attributes, &attributes,
-                      static_cast<typename Api::function_t>(function));
+            check(Api::function_attributes, &attributes,
+                  static_cast<typename Api::function_t>(function));
         });
         return attributes;
     }
     void set_function_attribute(int device, NativeFunction function, FunctionAttribute attribute,
                                 int value) override {
         on_device(device, [&] {
-            call<Api>(Api::set_function_attribute, static_cast<typename Api::function_t>(function),
-                      attribute, value);
+            check(Api::set_function_attribute, static_cast<typename Api::function_t>(function),
+                  attribute, value);
         });
     }
     [[nodiscard]] int max_active_blocks_per_multiprocessor(int device, NativeFunction function,
@@ -316,8 +314,8 @@ public:
                                                            std::size_t shared_mem) override {
         int blocks = 0;
         on_device(device, [&] {
-            call<Api>(Api::occupancy, &blocks, static_cast<typename Api::function_t>(function),
-                      block_size, shared_mem);
+            check(Api::occupancy, &blocks, static_cast<typename Api::function_t>(function),
+                  block_size, shared_mem);
         });
         return blocks;
     }
@@ -326,13 +324,36 @@ public:
         void* address = nullptr;
         std::size_t bytes = 0;
         on_device(device, [&] {
-            call<Api>(Api::get_global, &address, &bytes,
-                      static_cast<typename Api::module_t>(module), name);
+            check(Api::get_global, &address, &bytes, static_cast<typename Api::module_t>(module),
+                  name);
         });
         return {address, bytes};
     }
 
 private:
+    static DeviceFaults& faults() {
+        static DeviceFaults log(Api::runtime_name, Api::launch_blocking_variable);
+        return log;
+    }
+    // Calls a runtime entry; a failure is a BackendError naming it, or a DeviceFault where the
+    // device's context is lost.
+    template <class E, class... Args>
+    static void check(const E& entry, Args&&... args) {
+        const auto rc = entry(std::forward<Args>(args)...);
+        if (rc != Api::success) {
+            fail(entry.name, rc);
+        }
+    }
+    template <class Rc>
+    [[noreturn]] static void fail(const char* call, Rc rc) {
+        if (Api::loses_context(rc)) {
+            int device = 0;
+            (void)Api::get_device(&device);
+            faults().raise(device, call, static_cast<int>(rc), Api::error_text(rc));
+        }
+        throw BackendError(call, static_cast<int>(rc), Api::error_text(rc));
+    }
+
     static typename Api::stream_t native(StreamView stream) {
         return static_cast<typename Api::stream_t>(stream.native());
     }
@@ -345,11 +366,11 @@ private:
             return body();
         }
         int previous = 0;
-        call<Api>(Api::get_device, &previous);
+        check(Api::get_device, &previous);
         if (previous == device) {
             return body();
         }
-        call<Api>(Api::set_device, device);
+        check(Api::set_device, device);
         const Restore restore(previous);
         return body();
     }
@@ -380,7 +401,7 @@ private:
             return false;
         }
         if (rc != Api::success) {
-            throw BackendError(entry.name, static_cast<int>(rc), Api::error_text(rc));
+            fail(entry.name, rc);
         }
         return true;
     }
@@ -395,7 +416,7 @@ private:
             throw OutOfMemory(bytes, total - free, total);
         }
         if (rc != Api::success) {
-            throw BackendError(entry.name, static_cast<int>(rc), Api::error_text(rc));
+            fail(entry.name, rc);
         }
     }
 

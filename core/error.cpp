@@ -61,6 +61,13 @@ BackendError::BackendError(std::string call, int code, std::string text)
       code_(code),
       text_(std::move(text)) {}
 
+BackendError::BackendError(const std::string& message, std::string call, int code, std::string text)
+    : Error(message), call_(std::move(call)), code_(code), text_(std::move(text)) {}
+
+DeviceFault::DeviceFault(const std::string& message, std::string call, int code, std::string text,
+                         int device)
+    : BackendError(message, std::move(call), code, std::move(text)), device_(device) {}
+
 CommunicatorError::CommunicatorError(int rank, int size, std::string operation,
                                      const std::string& what)
     : Error("kiln: Communicator (rank " + std::to_string(rank) + " of " + std::to_string(size) +

@@ -131,6 +131,26 @@ struct Api {
     static void range_push(const char* name) noexcept { nvtxRangePushA(name); }
     static void range_pop() noexcept { nvtxRangePop(); }
     static std::string error_text(cudaError_t rc) { return cudaGetErrorString(rc); }
+    static constexpr const char* runtime_name = "CUDA";
+    // Makes every launch synchronous, so that a fault is reported by its own launch.
+    static constexpr const char* launch_blocking_variable = "CUDA_LAUNCH_BLOCKING";
+    // The kernel faults after which every call in the context fails with the same error.
+    static constexpr bool loses_context(cudaError_t rc) {
+        switch (rc) {
+            case cudaErrorIllegalAddress:
+            case cudaErrorLaunchTimeout:
+            case cudaErrorAssert:
+            case cudaErrorHardwareStackError:
+            case cudaErrorIllegalInstruction:
+            case cudaErrorMisalignedAddress:
+            case cudaErrorInvalidAddressSpace:
+            case cudaErrorInvalidPc:
+            case cudaErrorLaunchFailure:
+                return true;
+            default:
+                return false;
+        }
+    }
 
     static std::string arch(const cudaDeviceProp& p) {
         return NvrtcTargets::device_target(p.major, p.minor);

@@ -89,6 +89,8 @@ struct Platform {
     static std::string arch(const hipDeviceProp_t& p) { return &p.gcnArchName[0]; }
     // The dynamic shared memory a block may have: a fixed 64 KiB, with no opt-in.
     static constexpr int dynamic_shared_memory_limit = 64 * 1024;
+    // Makes every launch synchronous, so that a fault is reported by its own launch.
+    static constexpr const char* launch_blocking_variable = "HIP_LAUNCH_BLOCKING";
 };
 
 // The compiler side of the table: HIPRTC, its code objects and the processors it knows.

@@ -155,6 +155,19 @@ struct Api : Platform {
     static void range_push(const char* /*name*/) noexcept {}
     static void range_pop() noexcept {}
     static std::string error_text(hipError_t rc) { return get_error_string(rc); }
+    static constexpr const char* runtime_name = "HIP";
+    // The kernel faults after which every call in the context fails with the same error.
+    static constexpr bool loses_context(hipError_t rc) {
+        switch (rc) {
+            case hipErrorIllegalAddress:
+            case hipErrorLaunchTimeOut:
+            case hipErrorAssert:
+            case hipErrorLaunchFailure:
+                return true;
+            default:
+                return false;
+        }
+    }
 
     // HIP 5.2 has no opt-in beyond the per-block limit (set_function_attribute).
     static std::size_t shared_memory_optin(const hipDeviceProp_t& p) { return p.sharedMemPerBlock; }

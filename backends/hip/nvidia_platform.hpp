@@ -38,6 +38,8 @@ struct Platform {
     }
     // The dynamic shared memory a block may have without an opt-in.
     static constexpr int dynamic_shared_memory_limit = 48 * 1024;
+    // Makes every launch synchronous, so that a fault is reported by its own launch.
+    static constexpr const char* launch_blocking_variable = "CUDA_LAUNCH_BLOCKING";
 };
 
 // The cubin for the program's sm_XX target, in HIPRTC's terms, as HIP's wrappers do for PTX.

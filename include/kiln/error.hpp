@@ -28,10 +28,26 @@ public:
     [[nodiscard]] int code() const noexcept { return code_; }
     [[nodiscard]] const std::string& text() const noexcept { return text_; }
 
+protected:
+    BackendError(const std::string& message, std::string call, int code, std::string text);
+
 private:
     std::string call_;
     int code_;
     std::string text_;
+};
+
+// A kernel faulted on a GPU (an illegal address, a trap) and the device's context is lost: the
+// call that saw the fault, and every later call on that device, throw this. The message names
+// the kernel launched last on the device; only a new process can use the device again.
+class DeviceFault : public BackendError {
+public:
+    DeviceFault(const std::string& message, std::string call, int code, std::string text,
+                int device);
+    [[nodiscard]] int device() const noexcept { return device_; }
+
+private:
+    int device_;
 };
 
 // Where kiln looked for the GPU toolkit's headers (cuda_fp16.h, CUB, hip/hip_fp16.h, ...) that

@@ -296,27 +296,42 @@ TEST(Device, StreamsPoolsAndArraysArePerDevice) {
               (std::vector<std::int32_t>{0, 1, 2, 3}));
 }
 
-// An illegal address in a kernel surfaces at the next synchronizing call as a BackendError. The
-// fault poisons the context, so it runs in a fresh process (death-test re-execution).
-TEST(DeviceDeathTest, AsynchronousFaultSurfacesAtSynchronize) {
+// An illegal address in a kernel surfaces at the next synchronizing call as a DeviceFault naming
+// the kernel launched last. The fault loses the context, so a later, unrelated call says that,
+// instead of failing with the fault's own vendor error. It runs in a fresh process (death-test
+// re-execution).
+TEST(DeviceDeathTest, AsynchronousFaultNamesTheKernelAndLaterCallsSayTheContextIsLost) {
     KILN_REQUIRE_DEVICE();
     KILN_SKIP_ON_HOST(kiln::test::wild_write);
     KILN_SKIP_UNDER_SANITIZER(kiln::test::death_test);
     GTEST_FLAG_SET(death_test_style, "threadsafe");
     EXPECT_EXIT(
         {
+            const int device = kiln::Device::current().id();
             try {
                 TestKernels kernels;
                 kiln::Stream stream;
                 kernels.write_through(stream, reinterpret_cast<int*>(0x10));
                 stream.synchronize();
-            } catch (const kiln::BackendError& e) {
-                std::fprintf(stderr, "%s\n", e.what());
+            } catch (const kiln::DeviceFault& e) {
+                std::fprintf(stderr, "first: %s\n", e.what());
+                if (e.device() != device) {
+                    std::_Exit(4);
+                }
+            }
+            try {
+                (void)kiln::zeros({1000}).get<double>();
+            } catch (const kiln::DeviceFault& e) {
+                std::fprintf(stderr, "later: %s\n", e.what());
                 std::_Exit(3);
             }
             std::_Exit(0);
         },
-        testing::ExitedWithCode(3), "StreamSynchronize failed");
+        testing::ExitedWithCode(3),
+        "first: kiln: device [0-9]+ faulted: .*seen by [a-zA-Z]*StreamSynchronize; the last kernel "
+        "launched there was `write_through`.*restart the process.*"
+        "later: kiln: [a-zA-Z]+ failed: the [A-Z]+ context of device [0-9]+ was lost after a "
+        "kernel faulted .*`write_through`.*; restart the process");
 }
 
 }  // namespace

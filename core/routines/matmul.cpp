@@ -8,6 +8,7 @@
 
 #include <kiln/error.hpp>
 #include <kiln/linalg.hpp>
+#include <kiln/memory_overlap.hpp>
 #include <kiln/shape.hpp>
 #include <kiln/ufuncs.hpp>
 
@@ -141,9 +142,9 @@ ndarray matmul(const ndarray& a, const ndarray& b, const MatmulOptions& options)
     }
     // The product is written straight into `out` only when no operand shares its memory: every
     // element of C reads a row and a column that other elements' writes would change.
-    const bool direct =
-        options.out && options.out->c_contiguous() && options.out->dtype() == dtype &&
-        !detail::may_share_memory(*options.out, a) && !detail::may_share_memory(*options.out, b);
+    const bool direct = options.out && options.out->c_contiguous() &&
+                        options.out->dtype() == dtype && !may_share_memory(*options.out, a) &&
+                        !may_share_memory(*options.out, b);
     ndarray c = direct ? *options.out : detail::empty_on(shape, dtype, stream);
     if (k == 0) {
         detail::backend().fill_bytes_async(c.data(), 0, c.nbytes(), stream);

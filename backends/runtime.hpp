@@ -392,7 +392,10 @@ private:
         if (rc == Api::out_of_memory) {
             (void)Api::get_last_error();  // clear the non-sticky error for later calls
             const auto [free, total] = memory_info(device);
-            throw OutOfMemory(bytes, total - free, total);
+            // Pinned memory (any_device) is the host's, of no one device.
+            throw OutOfMemory(
+                bytes, total - free, total,
+                device == StreamView::any_device ? std::nullopt : std::optional<int>(device));
         }
         if (rc != Api::success) {
             throw BackendError(entry.name, static_cast<int>(rc), Api::error_text(rc));

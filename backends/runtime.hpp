@@ -238,6 +238,11 @@ public:
         const int device = stream_device(call.stream);
         return on_device(device, [&] { return Api::Blas::gemm(call, device); });
     }
+    [[nodiscard]] std::size_t blas_workspace_bytes(int device) override {
+        int major = 0;
+        call<Api>(Api::device_attribute, &major, Api::attribute_compute_major, device);
+        return Api::Blas::workspace_bytes(major);
+    }
 
     [[nodiscard]] Collectives& collectives() override {
         return nccl_collectives<typename Api::Nccl>();

@@ -151,11 +151,14 @@ ndarray matmul(const ndarray& a, const ndarray& b, const MatmulOptions& options)
     } else if (c.size() != 0) {
         const Operand left = prepare(a2, batch, dtype, stream);
         const Operand right = prepare(b2, batch, dtype, stream);
-        // cuBLAS's recommended workspace on Hopper; from the pool, freed on the stream after.
-        constexpr std::int64_t workspace_bytes = std::int64_t{32} << 20;
-        const ndarray workspace = blas_dtype(dtype)
-                                      ? detail::empty_on({workspace_bytes}, DType::uint8, stream)
-                                      : ndarray();
+        // Only for a BLAS that takes scratch from its caller; from the pool, freed on the stream
+        // after.
+        const std::size_t workspace_bytes =
+            blas_dtype(dtype) ? detail::backend().blas_workspace_bytes(stream.device()) : 0;
+        const ndarray workspace =
+            workspace_bytes != 0 ? detail::empty_on({static_cast<std::int64_t>(workspace_bytes)},
+                                                    DType::uint8, stream)
+                                 : ndarray();
         const GemmCall call{dtype,
                             static_cast<int>(m),
                             static_cast<int>(n),

@@ -1,6 +1,6 @@
 // The device memory pools on a real GPU: CuPy's statistics, limits and out-of-memory (in the
-// middle of a chain of routines too), stream-ordered reuse, pinned staging overlapping a kernel,
-// the async pool, and a threaded stress test.
+// middle of a chain of routines too), matmul's workspace, stream-ordered reuse, pinned staging
+// overlapping a kernel, the async pool, and a threaded stress test.
 #include "core/backend.hpp"
 #include "tests/support/backend_under_test.hpp"
 #include "tests/support/test_kernels.hpp"
@@ -223,6 +223,27 @@ TEST(MemoryPool, OutOfMemoryInTheMiddleOfAChain) {
     const Chain got = run_chain(x);
     EXPECT_EQ(got.running, expected.running);
     EXPECT_EQ(got.product, expected.product);
+}
+
+// matmul takes scratch memory for a BLAS only where the BLAS takes it from kiln: on the host,
+// which runs kiln's own kernel, a 2 x 3 by 3 x 2 product adds its 16-byte result (one 512-byte
+// block) to the pool and nothing else; a GPU's cuBLAS takes at most its 32 MiB workspace.
+TEST(MemoryPool, SmallMatmulTakesNoUnusedWorkspace) {
+    KILN_REQUIRE_DEVICE();
+    kiln::MemoryPool pool;
+    const UseAllocator use(pool);
+    const kiln::ndarray a = kiln::array(std::vector<float>{1, 2, 3, 4, 5, 6}, kiln::Shape{2, 3});
+    const kiln::ndarray b = kiln::array(std::vector<float>{1, 0, 0, 1, 1, 1}, kiln::Shape{3, 2});
+    const std::size_t used = pool.used_bytes();
+    const std::size_t total = pool.total_bytes();
+    const kiln::ndarray c = kiln::matmul(a, b);
+    EXPECT_EQ(c.get<float>(), (std::vector<float>{4, 5, 10, 11}));
+    EXPECT_EQ(pool.used_bytes() - used, 512U);
+    if (kiln::test::is_host()) {
+        EXPECT_EQ(pool.total_bytes() - total, 512U);
+    } else {
+        EXPECT_LE(pool.total_bytes() - total, 512U + (32U << 20));
+    }
 }
 
 // A block freed on stream A after A's slow write is handed to stream B; B must see the write.

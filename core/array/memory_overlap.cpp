@@ -9,7 +9,7 @@ namespace {
 
 // The address of the first byte `a` touches and one past its last, for a non-empty `a`.
 std::pair<std::uintptr_t, std::uintptr_t> address_range(const ndarray& a) {
-    std::uintptr_t low = reinterpret_cast<std::uintptr_t>(a.data());
+    auto low = reinterpret_cast<std::uintptr_t>(a.data());
     std::uintptr_t high = low + a.itemsize();
     for (std::size_t axis = 0; axis < a.shape().size(); ++axis) {
         const std::int64_t reach = a.strides()[axis] * (a.shape()[axis] - 1);

@@ -14,7 +14,8 @@ namespace kiln::detail {
 // `Library` gives: library(), success and error_text(status) for call<>; the entries create,
 // set_stream, sgemm, dgemm, cgemm and zgemm (strided-batched GEMMs of the BLAS's column-major
 // API); the types handle_t, stream_t, complex64_t and complex128_t; no_transpose; and
-// bind_workspace(handle, pointer, bytes), for a BLAS that takes scratch memory from its caller.
+// bind_workspace(handle, pointer, bytes), for a BLAS that takes scratch memory from its caller,
+// and workspace_bytes(major): how much it wants on a device of that compute capability (0: none).
 template <class Library>
 struct BlasGemm {
     using handle_t = typename Library::handle_t;
@@ -45,6 +46,11 @@ struct BlasGemm {
             default:
                 return false;
         }
+    }
+
+    // What gemm wants in GemmCall::workspace: nothing when the library is not loaded.
+    static std::size_t workspace_bytes(int major) {
+        return Library::library().load().empty() ? Library::workspace_bytes(major) : 0;
     }
 
 private:

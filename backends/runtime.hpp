@@ -235,6 +235,11 @@ public:
         const int device = stream_device(call.stream);
         return on_device(device, [&] { return Api::Blas::gemm(call, device); });
     }
+    [[nodiscard]] std::size_t blas_workspace_bytes(int device) override {
+        int major = 0;
+        call<Api>(Api::device_attribute, &major, Api::attribute_compute_major, device);
+        return Api::Blas::workspace_bytes(major);
+    }
 
     [[nodiscard]] Collectives& collectives() override {
         return nccl_collectives<typename Api::Nccl>();
@@ -413,7 +418,10 @@ private:
         if (rc == Api::out_of_memory) {
             (void)Api::get_last_error();  // clear the non-sticky error for later calls
             const auto [free, total] = memory_info(device);
-            throw OutOfMemory(bytes, total - free, total);
+            // Pinned memory (any_device) is the host's, of no one device.
+            throw OutOfMemory(
+                bytes, total - free, total,
+                device == StreamView::any_device ? std::nullopt : std::optional<int>(device));
         }
         if (rc != Api::success) {
             fail(entry.name, rc);

@@ -193,6 +193,10 @@ public:
     // when this backend has no BLAS library loaded (kiln's own kernel runs instead).
     [[nodiscard]] virtual bool blas_gemm(const GemmCall& call) = 0;
 
+    // The scratch bytes blas_gemm wants in GemmCall::workspace on `device`: 0 when it takes none
+    // (no BLAS loaded, or one that keeps its own scratch), so matmul takes nothing from the pool.
+    [[nodiscard]] virtual std::size_t blas_workspace_bytes(int device) = 0;
+
     // The library of collectives (NCCL, RCCL) that kiln::distributed runs on. A backend without
     // one keeps this default, which throws NoDevice naming the backend.
     [[nodiscard]] virtual Collectives& collectives();

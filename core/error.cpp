@@ -89,11 +89,14 @@ std::string CompileError::numbered_source() const {
     return with_line_numbers(source_);
 }
 
-OutOfMemory::OutOfMemory(std::size_t requested, std::size_t used, std::size_t limit)
-    : Error("kiln: out of device memory allocating " + std::to_string(requested) + " bytes (" +
+OutOfMemory::OutOfMemory(std::size_t requested, std::size_t used, std::size_t limit,
+                         std::optional<int> device)
+    : Error("kiln: out of device memory allocating " + std::to_string(requested) + " bytes" +
+            (device ? " on device " + std::to_string(*device) : std::string()) + " (" +
             std::to_string(used) + " bytes in use, limit " + std::to_string(limit) + " bytes)"),
       requested_(requested),
       used_(used),
-      limit_(limit) {}
+      limit_(limit),
+      device_(device) {}
 
 }  // namespace kiln

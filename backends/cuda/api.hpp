@@ -122,6 +122,7 @@ struct Api {
     static constexpr cudaError_t peer_access_already_enabled = cudaErrorPeerAccessAlreadyEnabled;
     static constexpr cudaMemcpyKind memcpy_default = cudaMemcpyDefault;
     static constexpr cudaDeviceAttr attribute_memory_pools = cudaDevAttrMemoryPoolsSupported;
+    static constexpr cudaDeviceAttr attribute_compute_major = cudaDevAttrComputeCapabilityMajor;
     static constexpr unsigned stream_non_blocking = cudaStreamNonBlocking;
     static constexpr unsigned event_blocking_sync = cudaEventBlockingSync;
     static constexpr unsigned event_disable_timing = cudaEventDisableTiming;

@@ -54,6 +54,11 @@ struct Cublas {
     static void bind_workspace(cublasHandle_t handle, void* workspace, std::size_t bytes) {
         call<Cublas>(set_workspace, handle, workspace, bytes);
     }
+    // cublasSetWorkspace's recommended sizes: 32 MiB from Hopper (compute capability 9) on,
+    // 4 MiB (its default pool's) before; a smaller one only narrows the algorithms it may pick.
+    static std::size_t workspace_bytes(int major) {
+        return major >= 9 ? std::size_t{32} << 20 : std::size_t{4} << 20;
+    }
 };
 
 using Blas = BlasGemm<Cublas>;

@@ -146,6 +146,8 @@ struct Api : Platform {
     static constexpr hipMemcpyKind memcpy_default = hipMemcpyDefault;
     static constexpr hipDeviceAttribute_t attribute_memory_pools =
         hipDeviceAttributeMemoryPoolsSupported;
+    static constexpr hipDeviceAttribute_t attribute_compute_major =
+        hipDeviceAttributeComputeCapabilityMajor;
     static constexpr unsigned stream_non_blocking = hipStreamNonBlocking;
     static constexpr unsigned event_blocking_sync = hipEventBlockingSync;
     static constexpr unsigned event_disable_timing = hipEventDisableTiming;

@@ -74,6 +74,7 @@ struct Hipblas {
 
     // hipBLAS keeps its scratch itself (rocBLAS allocates it per handle).
     static void bind_workspace(handle_t /*handle*/, void* /*workspace*/, std::size_t /*bytes*/) {}
+    static std::size_t workspace_bytes(int /*major*/) { return 0; }
 };
 
 using Blas = BlasGemm<Hipblas>;

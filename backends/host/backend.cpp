@@ -261,6 +261,7 @@ public:
     void destroy_graph(NativeGraph graph) override { delete static_cast<HostGraph*>(graph); }
 
     [[nodiscard]] bool blas_gemm(const GemmCall& /*call*/) override { return false; }
+    [[nodiscard]] std::size_t blas_workspace_bytes(int /*device*/) override { return 0; }
 
     [[nodiscard]] Collectives& collectives() override { return host::installed_collectives(); }
 

@@ -39,6 +39,11 @@ concept KernelClass = requires(const typename C::Definition& definition,
     {
         C::prepare(definition, args, options, std::optional<int>())
         } -> std::same_as<typename C::Call>;
+    // The arguments with copies, made on `stream`, of the inputs that overlap what the call
+    // writes (input_separation.hpp); nothing when none does.
+    {
+        C::separate_inputs(definition, args, options, stream)
+        } -> std::same_as<std::optional<std::vector<Argument>>>;
     // Adds the call options that decide the launches to the arguments' signature.
     C::sign(signature, options);
     // Outputs passed apart from the arguments (ReductionKernel's out=), for a replay.
@@ -83,10 +88,14 @@ public:
 
     // Runs a call on options.stream, else on the current stream of the first array's device;
     // returns its outputs.
-    std::vector<ndarray> call(std::span<const Argument> args, const typename C::Options& options) {
-        const StreamView stream = call_context(
-            definition_.name, options.stream, first_array_device(args, C::passed_outputs(options)));
+    std::vector<ndarray> call(std::span<const Argument> given, const typename C::Options& options) {
+        const StreamView stream =
+            call_context(definition_.name, options.stream,
+                         first_array_device(given, C::passed_outputs(options)));
         const int device = stream.device();
+        const std::optional<std::vector<Argument>> separated =
+            C::separate_inputs(definition_, given, options, stream);
+        const std::span<const Argument> args = separated ? *separated : given;
         CallSignature signature(device, args);
         C::sign(signature, options);
         // A call that reaches another device's memory is checked again every time (prepare).

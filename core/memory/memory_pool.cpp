@@ -23,6 +23,19 @@ int resolve(std::optional<int> device) {
     return Device(device.value_or(detail::backend().current_device())).id();
 }
 
+// Runs `allocate`; its OutOfMemory names `device` when the resource below did not.
+template <class Allocate>
+void* naming_device(int device, const Allocate& allocate) {
+    try {
+        return allocate();
+    } catch (const OutOfMemory& e) {
+        if (e.device()) {
+            throw;
+        }
+        throw OutOfMemory(e.requested(), e.used(), e.limit(), device);
+    }
+}
+
 // The cap KILN_GPU_MEMORY_LIMIT sets; unset, 0 and 0% mean none, as CUPY_GPU_MEMORY_LIMIT's do.
 std::size_t initial_cap(int device) {
     auto text = detail::env::get("KILN_GPU_MEMORY_LIMIT");
@@ -107,7 +120,8 @@ StreamView pool_stream(StreamView stream, int device) {
 }  // namespace
 
 void* MemoryPool::do_allocate(std::size_t bytes, StreamView stream) {
-    return pool_->allocate(bytes, pool_stream(stream, device_));
+    return naming_device(device_,
+                         [&] { return pool_->allocate(bytes, pool_stream(stream, device_)); });
 }
 
 void MemoryPool::do_deallocate(void* ptr, std::size_t bytes, StreamView stream) {
@@ -142,7 +156,9 @@ MemoryAsyncPool::MemoryAsyncPool(std::optional<int> device) : device_(resolve(de
 }
 
 void* MemoryAsyncPool::do_allocate(std::size_t bytes, StreamView stream) {
-    return detail::backend().allocate_async(bytes, StreamView{stream.native(), device_});
+    return naming_device(device_, [&] {
+        return detail::backend().allocate_async(bytes, StreamView{stream.native(), device_});
+    });
 }
 
 void MemoryAsyncPool::do_deallocate(void* ptr, std::size_t /*bytes*/, StreamView stream) {

@@ -291,7 +291,7 @@ void* PoolResource::State::allocate_chunk(std::size_t rounded, StreamView stream
     try {
         return upstream.allocate(rounded, stream);
     } catch (const OutOfMemory& e) {
-        throw OutOfMemory(rounded, total_bytes, e.limit());
+        throw OutOfMemory(rounded, total_bytes, e.limit(), e.device());
     }
 }
 

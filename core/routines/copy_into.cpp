@@ -1,7 +1,6 @@
 #include "copy_into.hpp"
 #include "../call_context.hpp"
 
-#include "../array/array_layout.hpp"
 #include "../array/array_memory.hpp"
 #include "../backend.hpp"
 #include "../kernels/builtin/builtin_kernels.hpp"
@@ -9,23 +8,12 @@
 #include <kiln/device.hpp>
 #include <kiln/error.hpp>
 #include <kiln/event.hpp>
+#include <kiln/memory_overlap.hpp>
 #include <kiln/stream.hpp>
 
-#include <cstdint>
 #include <string>
 
 namespace kiln::detail {
-
-namespace {
-
-// The absolute addresses of the first byte `a` touches and one past the last.
-std::pair<std::uintptr_t, std::uintptr_t> address_range(const ndarray& a) {
-    const auto [low, high] = byte_extent(layout_of(a), a.itemsize());
-    const auto base = reinterpret_cast<std::uintptr_t>(a.memory().get());
-    return {base + static_cast<std::uintptr_t>(low), base + static_cast<std::uintptr_t>(high)};
-}
-
-}  // namespace
 
 std::string_view casting_name(Casting casting) {
     switch (casting) {
@@ -50,15 +38,6 @@ void require_cast(std::string_view routine, std::string_view what, DType from, D
                         " from " + std::string(name(from)) + " to " + std::string(name(to)) +
                         " under '" + std::string(casting_name(casting)) + "' casting");
     }
-}
-
-bool may_share_memory(const ndarray& a, const ndarray& b) {
-    if (a.size() == 0 || b.size() == 0) {
-        return false;
-    }
-    const auto [a_begin, a_end] = address_range(a);
-    const auto [b_begin, b_end] = address_range(b);
-    return a_begin < b_end && b_begin < a_end;
 }
 
 namespace {

@@ -19,9 +19,6 @@ namespace kiln::detail {
 void require_cast(std::string_view routine, std::string_view what, DType from, DType to,
                   Casting casting);
 
-// Whether the bytes that `a` and `b` touch intersect (numpy.may_share_memory).
-[[nodiscard]] bool may_share_memory(const ndarray& a, const ndarray& b);
-
 // dst[index] = src[index] cast to dst's dtype, for src broadcast to dst's shape (which the caller
 // has checked), on `stream`. A src that overlaps dst is copied first, so that every element is
 // read before any is written.

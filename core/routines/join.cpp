@@ -8,6 +8,7 @@
 
 #include <kiln/error.hpp>
 #include <kiln/manipulation.hpp>
+#include <kiln/memory_overlap.hpp>
 
 #include <string>
 #include <vector>
@@ -96,7 +97,7 @@ ndarray join(const char* routine, std::span<const ndarray> parts, const detail::
     // An array that overlaps out is read whole before any piece of out is written.
     std::vector<ndarray> sources(parts.begin(), parts.end());
     for (ndarray& source : sources) {
-        if (options.out && detail::may_share_memory(source, out)) {
+        if (options.out && may_share_memory(source, out)) {
             source = detail::astype_on(source, source.dtype(), stream);
         }
     }

@@ -8,6 +8,7 @@
 
 #include <kiln/error.hpp>
 #include <kiln/linalg.hpp>
+#include <kiln/memory_overlap.hpp>
 #include <kiln/shape.hpp>
 #include <kiln/ufuncs.hpp>
 
@@ -141,20 +142,23 @@ ndarray matmul(const ndarray& a, const ndarray& b, const MatmulOptions& options)
     }
     // The product is written straight into `out` only when no operand shares its memory: every
     // element of C reads a row and a column that other elements' writes would change.
-    const bool direct =
-        options.out && options.out->c_contiguous() && options.out->dtype() == dtype &&
-        !detail::may_share_memory(*options.out, a) && !detail::may_share_memory(*options.out, b);
+    const bool direct = options.out && options.out->c_contiguous() &&
+                        options.out->dtype() == dtype && !may_share_memory(*options.out, a) &&
+                        !may_share_memory(*options.out, b);
     ndarray c = direct ? *options.out : detail::empty_on(shape, dtype, stream);
     if (k == 0) {
         detail::backend().fill_bytes_async(c.data(), 0, c.nbytes(), stream);
     } else if (c.size() != 0) {
         const Operand left = prepare(a2, batch, dtype, stream);
         const Operand right = prepare(b2, batch, dtype, stream);
-        // cuBLAS's recommended workspace on Hopper; from the pool, freed on the stream after.
-        constexpr std::int64_t workspace_bytes = std::int64_t{32} << 20;
-        const ndarray workspace = blas_dtype(dtype)
-                                      ? detail::empty_on({workspace_bytes}, DType::uint8, stream)
-                                      : ndarray();
+        // Only for a BLAS that takes scratch from its caller; from the pool, freed on the stream
+        // after.
+        const std::size_t workspace_bytes =
+            blas_dtype(dtype) ? detail::backend().blas_workspace_bytes(stream.device()) : 0;
+        const ndarray workspace =
+            workspace_bytes != 0 ? detail::empty_on({static_cast<std::int64_t>(workspace_bytes)},
+                                                    DType::uint8, stream)
+                                 : ndarray();
         const GemmCall call{dtype,
                             static_cast<int>(m),
                             static_cast<int>(n),

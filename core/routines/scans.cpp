@@ -8,6 +8,7 @@
 #include "copy_into.hpp"
 
 #include <kiln/error.hpp>
+#include <kiln/memory_overlap.hpp>
 #include <kiln/scans.hpp>
 #include <kiln/shape.hpp>
 
@@ -114,7 +115,7 @@ ndarray scan(ScanOperation operation, const char* routine, const ndarray& a,
     // The kernels read each tile, or each element, before writing it, so `out` may be the input
     // itself; any other overlap goes through a temporary.
     const bool direct = options.out && options.out->c_contiguous() &&
-                        (!detail::may_share_memory(*options.out, a) ||
+                        (!may_share_memory(*options.out, a) ||
                          (a.c_contiguous() && options.out->data() == a.data() &&
                           options.out->itemsize() == a.itemsize()));
     ndarray target = direct ? *options.out : detail::empty_on(flat.shape(), dtypes.out, stream);

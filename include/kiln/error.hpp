@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -123,18 +124,22 @@ private:
     std::string operation_;
 };
 
-// An allocation failed even after the pool released its cached blocks.
+// An allocation failed even after the pool released its cached blocks. `device` is the device
+// whose memory was asked for, where the allocator knows it (device pools and memory do).
 class OutOfMemory : public Error {
 public:
-    OutOfMemory(std::size_t requested, std::size_t used, std::size_t limit);
+    OutOfMemory(std::size_t requested, std::size_t used, std::size_t limit,
+                std::optional<int> device = std::nullopt);
     [[nodiscard]] std::size_t requested() const noexcept { return requested_; }
     [[nodiscard]] std::size_t used() const noexcept { return used_; }
     [[nodiscard]] std::size_t limit() const noexcept { return limit_; }
+    [[nodiscard]] std::optional<int> device() const noexcept { return device_; }
 
 private:
     std::size_t requested_;
     std::size_t used_;
     std::size_t limit_;
+    std::optional<int> device_;
 };
 
 }  // namespace kiln

@@ -19,6 +19,7 @@
 #include <kiln/kernel_attributes.hpp>
 #include <kiln/linalg.hpp>
 #include <kiln/manipulation.hpp>
+#include <kiln/memory_overlap.hpp>
 #include <kiln/memory_pool.hpp>
 #include <kiln/memory_resource.hpp>
 #include <kiln/ndarray.hpp>

@@ -1,5 +1,6 @@
-// The device memory pools on a real GPU: CuPy's statistics, limits and out-of-memory, stream-
-// ordered reuse, pinned staging overlapping a kernel, the async pool, and a threaded stress test.
+// The device memory pools on a real GPU: CuPy's statistics, limits and out-of-memory (in the
+// middle of a chain of routines too), matmul's workspace, stream-ordered reuse, pinned staging
+// overlapping a kernel, the async pool, and a threaded stress test.
 #include "core/backend.hpp"
 #include "tests/support/backend_under_test.hpp"
 #include "tests/support/test_kernels.hpp"
@@ -10,10 +11,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <optional>
 #include <random>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -131,6 +134,115 @@ TEST(MemoryPool, ZeroMeansNoLimitAsInCupy) {
         EXPECT_EQ(from_env.get_limit(), 0U) << text;
         const UseAllocator use_env(from_env);
         EXPECT_NO_THROW((void)kiln::empty({64 * mib}, kiln::uint8)) << text;
+    }
+}
+
+// x (n x n float64) through a chain of routines, each allocating its result: 2x + 1, the
+// column sums of (2x + 1) x, their running sum, and x (2x + 1).
+struct Chain {
+    std::vector<double> running;
+    std::vector<double> product;
+};
+
+Chain run_chain(const kiln::ndarray& x) {
+    const kiln::ndarray scaled = kiln::add(kiln::multiply(x, 2.0), 1.0);
+    const kiln::ndarray sums = kiln::sum(kiln::multiply(scaled, x), {.axis = 0});
+    const kiln::ndarray running = kiln::cumsum(sums);
+    const kiln::ndarray product = kiln::matmul(x, scaled);
+    return {running.get<double>(), product.get<double>()};
+}
+
+// The same on the host, from the definitions.
+Chain host_chain(const std::vector<double>& x, std::size_t n) {
+    Chain out{std::vector<double>(n), std::vector<double>(n * n)};
+    double total = 0;
+    for (std::size_t j = 0; j < n; ++j) {
+        for (std::size_t i = 0; i < n; ++i) {
+            total += (2 * x[i * n + j] + 1) * x[i * n + j];
+        }
+        out.running[j] = total;
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t j = 0; j < n; ++j) {
+            for (std::size_t k = 0; k < n; ++k) {
+                out.product[i * n + j] += x[i * n + k] * (2 * x[k * n + j] + 1);
+            }
+        }
+    }
+    return out;
+}
+
+// Running out of memory in the middle of a chain, at a later step under each higher limit (from
+// room for x and one result up): OutOfMemory names the request and the device, x keeps its
+// values, nothing the chain took stays in use, and once the pool's blocks are freed and the limit
+// is raised the chain gives the host's answer. Values are quarters, so every sum is exact.
+TEST(MemoryPool, OutOfMemoryInTheMiddleOfAChain) {
+    KILN_REQUIRE_DEVICE();
+    constexpr std::size_t n = 128;
+    constexpr std::size_t bytes = n * n * sizeof(double);
+    std::vector<double> values(n * n);
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        values[i] = static_cast<double>(static_cast<std::int64_t>((i * 37) % 19) - 9) / 4;
+    }
+    const Chain expected = host_chain(values, n);
+    kiln::MemoryPool pool;
+    const UseAllocator use(pool);
+    const auto extent = static_cast<std::int64_t>(n);
+    const kiln::ndarray x = kiln::array(values, kiln::Shape{extent, extent});
+    const int device = kiln::Device::current().id();
+    std::vector<std::size_t> failed_requests;
+    for (std::size_t limit = 2 * bytes; limit <= 6 * bytes; limit += bytes / 2) {
+        pool.set_limit(limit);
+        try {
+            const Chain got = run_chain(x);
+            EXPECT_EQ(got.running, expected.running) << "limit " << limit;
+            EXPECT_EQ(got.product, expected.product) << "limit " << limit;
+            break;
+        } catch (const kiln::OutOfMemory& e) {
+            failed_requests.push_back(e.requested());
+            EXPECT_EQ(e.limit(), limit);
+            EXPECT_EQ(e.device(), std::optional<int>(device));
+            EXPECT_NE(std::string(e.what()).find("allocating " + std::to_string(e.requested()) +
+                                                 " bytes on device " + std::to_string(device)),
+                      std::string::npos)
+                << e.what();
+        }
+        kiln::Device::current().synchronize();
+        EXPECT_EQ(x.get<double>(), values) << "limit " << limit;
+        EXPECT_EQ(pool.used_bytes(), bytes) << "only x is in use; limit " << limit;
+        pool.free_all_blocks();
+        EXPECT_EQ(pool.total_bytes(), bytes) << "limit " << limit;
+    }
+    ASSERT_GE(failed_requests.size(), 2U);
+    EXPECT_EQ(failed_requests.front(), bytes) << "2x + 1 does not fit beside x and 2x";
+    EXPECT_TRUE(std::any_of(failed_requests.begin(), failed_requests.end(),
+                            [&](std::size_t requested) { return requested < bytes; }))
+        << "a later step's smaller request (the sums) failed too";
+
+    pool.set_limit(std::size_t{64} << 20);  // room for a BLAS workspace too
+    const Chain got = run_chain(x);
+    EXPECT_EQ(got.running, expected.running);
+    EXPECT_EQ(got.product, expected.product);
+}
+
+// matmul takes scratch memory for a BLAS only where the BLAS takes it from kiln: on the host,
+// which runs kiln's own kernel, a 2 x 3 by 3 x 2 product adds its 16-byte result (one 512-byte
+// block) to the pool and nothing else; a GPU's cuBLAS takes at most its 32 MiB workspace.
+TEST(MemoryPool, SmallMatmulTakesNoUnusedWorkspace) {
+    KILN_REQUIRE_DEVICE();
+    kiln::MemoryPool pool;
+    const UseAllocator use(pool);
+    const kiln::ndarray a = kiln::array(std::vector<float>{1, 2, 3, 4, 5, 6}, kiln::Shape{2, 3});
+    const kiln::ndarray b = kiln::array(std::vector<float>{1, 0, 0, 1, 1, 1}, kiln::Shape{3, 2});
+    const std::size_t used = pool.used_bytes();
+    const std::size_t total = pool.total_bytes();
+    const kiln::ndarray c = kiln::matmul(a, b);
+    EXPECT_EQ(c.get<float>(), (std::vector<float>{4, 5, 10, 11}));
+    EXPECT_EQ(pool.used_bytes() - used, 512U);
+    if (kiln::test::is_host()) {
+        EXPECT_EQ(pool.total_bytes() - total, 512U);
+    } else {
+        EXPECT_LE(pool.total_bytes() - total, 512U + (32U << 20));
     }
 }
 

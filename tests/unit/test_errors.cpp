@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <optional>
+#include <string>
 
 namespace {
 
@@ -36,6 +38,14 @@ TEST(Errors, OutOfMemoryGivesTheFigures) {
     EXPECT_TRUE(contains(what, "1024 bytes")) << what;
     EXPECT_TRUE(contains(what, "4096 bytes in use")) << what;
     EXPECT_TRUE(contains(what, "limit 8192 bytes")) << what;
+    EXPECT_FALSE(e.device().has_value());
+    EXPECT_FALSE(contains(what, "on device")) << what;
+
+    const kiln::OutOfMemory on_device(1024, 4096, 8192, 3);
+    EXPECT_EQ(on_device.device(), std::optional<int>(3));
+    EXPECT_STREQ(on_device.what(),
+                 "kiln: out of device memory allocating 1024 bytes on device 3 "
+                 "(4096 bytes in use, limit 8192 bytes)");
 }
 
 TEST(Errors, CompileErrorCarriesLogOptionsAndNumberedSource) {

@@ -110,6 +110,14 @@ TEST_F(HipBlas, OtherDtypesAreLeftToKilnsKernel) {
     EXPECT_FALSE(Blas::gemm(call, 0));
 }
 
+// hipBLAS (rocBLAS) keeps its scratch per handle, so matmul takes no workspace for it.
+TEST_F(HipBlas, TakesNoWorkspaceFromKiln) {
+    std::vector<float> x(4, 1.0F);
+    const GemmCall call{.m = 2, .n = 2, .k = 2, .a = x.data(), .b = x.data(), .c = x.data()};
+    ASSERT_TRUE(Blas::gemm(call, 0));  // the stand-in is loaded
+    EXPECT_EQ(Blas::workspace_bytes(9), 0U);
+}
+
 TEST_F(HipBlas, OneHandlePerDevice) {
     std::vector<float> x(4, 1.0F);
     const GemmCall call{.m = 2, .n = 2, .k = 2, .a = x.data(), .b = x.data(), .c = x.data()};

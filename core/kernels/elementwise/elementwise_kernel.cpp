@@ -1,5 +1,6 @@
 #include "../../compile/module_cache.hpp"
 #include "../generated_kernel.hpp"
+#include "../input_separation.hpp"
 #include "elementwise_call.hpp"
 #include "elementwise_launch.hpp"
 
@@ -21,6 +22,18 @@ struct Elementwise {
     static Call prepare(const Definition& k, std::span<const Argument> args, const Options& options,
                         std::optional<int> device) {
         return prepare_elementwise(k, args, options, device);
+    }
+    // The inputs read element by element (not raw, not written) are separated from the outputs
+    // and the _non_const inputs.
+    static std::optional<std::vector<Argument>> separate_inputs(const Definition& k,
+                                                                std::span<const Argument> args,
+                                                                const Options& /*options*/,
+                                                                StreamView stream) {
+        const auto reads = [&](std::size_t i) {
+            return i < k.in.size() && !k.in[i].raw && !k.in[i].non_const;
+        };
+        const auto writes = [&](std::size_t i) { return i >= k.in.size() || k.in[i].non_const; };
+        return detail::separate_inputs(args, {}, reads, writes, true, stream);
     }
     static void sign(CallSignature& signature, const Options& options) {
         signature.add(options.size.value_or(-1));

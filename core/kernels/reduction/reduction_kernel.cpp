@@ -1,6 +1,7 @@
 #include "../../backend.hpp"
 #include "../../compile/module_cache.hpp"
 #include "../generated_kernel.hpp"
+#include "../input_separation.hpp"
 #include "reduction_call.hpp"
 #include "reduction_launch_plan.hpp"
 
@@ -26,6 +27,15 @@ struct Reduction {
     static Call prepare(const Definition& k, std::span<const Argument> args, const Options& options,
                         std::optional<int> device) {
         return prepare_reduction(k, args, options, device);
+    }
+    // Any output's element may be written before other outputs' reductions read the inputs.
+    static std::optional<std::vector<Argument>> separate_inputs(const Definition& /*k*/,
+                                                                std::span<const Argument> args,
+                                                                const Options& options,
+                                                                StreamView stream) {
+        const auto all = [](std::size_t /*i*/) { return true; };
+        const auto none = [](std::size_t /*i*/) { return false; };
+        return detail::separate_inputs(args, options.out, all, none, false, stream);
     }
     static void sign(CallSignature& signature, const Options& options) {
         signature.add(options.axis.all() ? -1

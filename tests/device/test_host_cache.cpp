@@ -4,6 +4,7 @@
 // process (a re-executed death test), as a user's next run would. Skips on the GPU backends.
 #include "core/compile/disk_cache.hpp"
 #include "tests/support/backend_under_test.hpp"
+#include "tests/support/cache_death_test.hpp"
 
 #include <kiln/kiln.hpp>
 
@@ -27,6 +28,7 @@
 namespace {
 
 namespace fs = std::filesystem;
+using kiln::test::cache_files;
 
 #define KILN_REQUIRE_HOST()                                                                   \
     KILN_REQUIRE_DEVICE();                                                                    \
@@ -56,16 +58,6 @@ namespace fs = std::filesystem;
     std::_Exit(right && s.corrupt_files == corrupt ? 0 : 1);
 }
 
-std::vector<fs::path> entries(const fs::path& dir) {
-    std::vector<fs::path> files;
-    for (const auto& item : fs::recursive_directory_iterator(dir)) {
-        if (item.is_regular_file() && item.path().extension() == ".bin") {
-            files.push_back(item.path());
-        }
-    }
-    return files;
-}
-
 // The prelude directory's precompiled kiln/prelude.h, when the compiler made one.
 std::optional<fs::path> precompiled_prelude(const fs::path& dir) {
     for (const auto& place : fs::directory_iterator(dir / "host-prelude")) {
@@ -79,35 +71,7 @@ std::optional<fs::path> precompiled_prelude(const fs::path& dir) {
 
 using KeyedEntry = std::pair<std::string, kiln::detail::CacheEntry>;
 
-class HostCacheDeathTest : public testing::Test {
-protected:
-    // The test's process makes the directory; the processes it starts inherit it through the
-    // environment and must leave it alone.
-    void SetUp() override {
-        GTEST_FLAG_SET(death_test_style, "threadsafe");
-        if (const char* inherited = std::getenv("KILN_TEST_CACHE_DIR")) {
-            dir_ = inherited;
-            return;
-        }
-        dir_ = fs::temp_directory_path() /
-               ("kiln-host-cache-test-" + std::to_string(::getpid()) + "-" +
-                testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(dir_);
-        setenv("KILN_TEST_CACHE_DIR", dir_.c_str(), 1);
-        setenv("KILN_CACHE_DIR", dir_.c_str(), 1);
-        unsetenv("KILN_CACHE_IN_MEMORY");
-        owner_ = true;
-    }
-    void TearDown() override {
-        if (owner_) {
-            unsetenv("KILN_TEST_CACHE_DIR");
-            unsetenv("KILN_CACHE_DIR");
-            fs::remove_all(dir_);
-        }
-    }
-    bool owner_ = false;
-    fs::path dir_;
-};
+using HostCacheDeathTest = kiln::test::CacheDirectoryDeathTest;
 
 // Issue 31: a precompiled prelude cut short (a full disk, a killed process) made every later
 // host compile fail with GCC's "cannot read PCH file".
@@ -181,7 +145,7 @@ TEST_F(HostCacheDeathTest, PreludeOthersCouldWriteIsNotUsed) {
 TEST_F(HostCacheDeathTest, KilledWriterOrDamagedEntryCostsACompile) {
     KILN_REQUIRE_HOST();
     EXPECT_EXIT(run_kernel(5, 0), testing::ExitedWithCode(0), "");
-    const auto stored = entries(dir_);
+    const auto stored = cache_files(dir_);
     ASSERT_FALSE(stored.empty());
     EXPECT_EXIT(
         {
@@ -214,7 +178,7 @@ TEST_F(HostCacheDeathTest, KilledWriterOrDamagedEntryCostsACompile) {
 
     EXPECT_EXIT(
         {
-            for (const auto& path : entries(dir_)) {
+            for (const auto& path : cache_files(dir_)) {
                 fs::resize_file(path, fs::file_size(path) / 2);
             }
             std::_Exit(0);

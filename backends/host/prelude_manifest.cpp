@@ -18,6 +18,14 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// A path as messages show it.
+std::string quoted(const fs::path& path) {
+    std::string text = "'";
+    text += path.string();
+    text += "'";
+    return text;
+}
+
 std::string read_text(const fs::path& path) {
     std::ifstream in(path, std::ios::binary);
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
@@ -30,12 +38,12 @@ std::optional<PreludeProblem> describe(const fs::path& directory, std::string& t
     for (const auto& item : fs::recursive_directory_iterator(directory)) {
         struct stat status {};
         if (::lstat(item.path().c_str(), &status) != 0) {
-            return PreludeProblem{"'" + item.path().string() + "' cannot be examined", false};
+            return PreludeProblem{quoted(item.path()) + " cannot be examined", false};
         }
         const auto reason =
             S_ISDIR(status.st_mode) ? untrusted_directory(item.path()) : untrusted_file(status);
         if (reason) {
-            return PreludeProblem{"'" + item.path().string() + "': " + *reason, true};
+            return PreludeProblem{quoted(item.path()) + ": " + *reason, true};
         }
         const auto name = item.path().lexically_relative(directory).string();
         if (S_ISREG(status.st_mode) && name != prelude_manifest) {
@@ -62,7 +70,7 @@ void write_prelude_manifest(const fs::path& directory) {
 std::optional<PreludeProblem> check_prelude(const fs::path& directory) {
     try {
         if (auto reason = untrusted_directory(directory)) {
-            return PreludeProblem{"'" + directory.string() + "': " + *reason, true};
+            return PreludeProblem{quoted(directory) + ": " + *reason, true};
         }
         std::string text;
         if (auto problem = describe(directory, text)) {

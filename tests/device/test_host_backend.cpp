@@ -21,12 +21,6 @@ namespace {
 using kiln::test::spin_cycles;
 using kiln::test::TestKernels;
 
-#define KILN_REQUIRE_HOST()                                                                   \
-    KILN_REQUIRE_DEVICE();                                                                    \
-    if (!::kiln::test::is_host())                                                             \
-    GTEST_SKIP() << "host backend only; this binary tests the " << ::kiln::test::backend_name \
-                 << " backend"
-
 // Whether this build runs under AddressSanitizer (the asan preset), as libkiln then does.
 #if defined(__SANITIZE_ADDRESS__)
 constexpr bool address_sanitizer = true;

@@ -30,12 +30,6 @@ namespace {
 namespace fs = std::filesystem;
 using kiln::test::cache_files;
 
-#define KILN_REQUIRE_HOST()                                                                   \
-    KILN_REQUIRE_DEVICE();                                                                    \
-    if (!::kiln::test::is_host())                                                             \
-    GTEST_SKIP() << "host backend only; this binary tests the " << ::kiln::test::backend_name \
-                 << " backend"
-
 // Runs y = 3x + offset (a kernel of its own per offset) in this process, then exits 0 when y is
 // right and the cache rejected `corrupt` damaged entries.
 [[noreturn]] void run_kernel(int offset, std::uint64_t corrupt) {

@@ -1,6 +1,9 @@
 // Loading a kernel's shared object (the host backend's module) and finding its kernels and
-// globals. The image is written to a temporary file of its own, loaded, and unlinked; with
-// KILN_COMPILE_DEBUG the file stays, in the debug directory, for a debugger to read.
+// globals. The image is loaded from an anonymous memory file (memfd), kept open while the module
+// is loaded: no filesystem is involved, so a noexec TMPDIR does not matter and no other process
+// can change the bytes between kiln's checks and the load. Without memory files (no /proc) it
+// goes through a temporary file in TMPDIR, unlinked once loaded; with KILN_COMPILE_DEBUG the
+// file stays, in the debug directory, for a debugger to read.
 #pragma once
 
 #include "kernel_abi.hpp"
@@ -46,6 +49,7 @@ public:
 private:
     int device_;
     void* handle_ = nullptr;
+    int memory_fd_ = -1;  // the memory file loaded, or -1
     std::mutex mutex_;
     std::map<std::string, std::unique_ptr<HostFunction>, std::less<>> functions_;
 };

@@ -1,6 +1,9 @@
 #include "prelude_cache.hpp"
 
+#include "../../core/compile/cache_trust.hpp"
 #include "../../core/compile/sha256.hpp"
+#include "../../core/warning.hpp"
+#include "prelude_manifest.hpp"
 #include "process.hpp"
 #include "scratch_directory.hpp"
 
@@ -19,7 +22,7 @@ namespace fs = std::filesystem;
 // The directory's name: a digest of everything the precompiled prelude depends on.
 std::string prelude_key(const HostCompiler& compiler, const std::vector<std::string>& options,
                         std::span<const DeviceHeader> headers) {
-    std::string identity = "kiln host prelude 2\n" + compiler.path + "\n" + compiler.version + "\n";
+    std::string identity = "kiln host prelude 3\n" + compiler.path + "\n" + compiler.version + "\n";
     for (const auto& option : options) {
         identity.append(option).append("\n");
     }
@@ -51,21 +54,48 @@ void precompile(const HostCompiler& compiler, const std::vector<std::string>& op
     }
 }
 
-// Builds the directory in a scratch directory beside its place, then renames it there; when
-// another thread or process got there first, theirs serves.
+// Moves a directory that cannot serve out of the way, then removes it: a renamed directory is
+// gone from `place` at once for every process, whatever removing it takes.
+void discard(const fs::path& root, const fs::path& place) {
+    const ScratchDirectory discarded(root);
+    std::error_code ignored;
+    fs::rename(place, discarded.path(), ignored);
+}
+
+// A directory that cannot serve: another user's is reported (once), a damaged one rebuilt quietly.
+void reject(const fs::path& root, const fs::path& place, const PreludeProblem& problem) {
+    if (problem.untrusted) {
+        warn_once("prelude-trust " + place.string(), "replacing the host prelude directory '" +
+                                                         place.string() + "': " + problem.reason);
+    }
+    discard(root, place);
+}
+
+// Builds the directory in a scratch directory beside its place, with its manifest, then renames
+// it there; when another thread or process got there first, theirs serves if it checks out.
 std::optional<fs::path> build(const HostCompiler& compiler, const std::vector<std::string>& options,
                               std::span<const DeviceHeader> headers) {
-    const auto cache = compile_cache_directory();
+    const auto cache = compile_cache_directory();  // a trusted directory, or nothing
     if (!cache) {
         return std::nullopt;
     }
     const fs::path root = *cache / "host-prelude";
+    if (auto reason = untrusted_directory(root)) {
+        warn_once("prelude-trust " + root.string(),
+                  "not using the host prelude directory '" + root.string() + "': " + *reason +
+                      "; kernels compile without the precompiled prelude");
+        return std::nullopt;
+    }
     const fs::path place = root / prelude_key(compiler, options, headers);
     std::error_code error;
-    if (fs::exists(place / prelude_header, error)) {
-        return place;
-    }
     try {
+        if (fs::exists(place, error)) {
+            const auto problem = check_prelude(place);
+            if (!problem) {
+                return place;
+            }
+            reject(root, place, *problem);
+        }
         if (!fs::exists(*cache)) {
             fs::create_directories(*cache);
             fs::permissions(*cache, fs::perms::owner_all, fs::perm_options::replace);
@@ -75,14 +105,16 @@ std::optional<fs::path> build(const HostCompiler& compiler, const std::vector<st
         write_prelude(scratch.path(), headers);
         precompile(compiler, options, scratch.path(), prelude_header);
         precompile(compiler, options, scratch.path(), cuda_prelude_header);
+        write_prelude_manifest(scratch.path());
         fs::rename(scratch.path(), place, error);
         if (!error) {
             scratch.keep();
+            return place;
         }
     } catch (const std::exception&) {  // NOLINT(bugprone-empty-catch): compiles read headers
     }
-    return fs::exists(place / prelude_header, error) ? std::optional<fs::path>(place)
-                                                     : std::nullopt;
+    return fs::exists(place, error) && !check_prelude(place) ? std::optional<fs::path>(place)
+                                                             : std::nullopt;
 }
 
 }  // namespace

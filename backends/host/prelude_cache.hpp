@@ -2,7 +2,8 @@
 // kiln/device.h), with kiln/cuda_prelude.h for users' CUDA-dialect sources (kiln/host_cuda.h
 // between the two), each precompiled by GCC, kept once per compiler, CPU and header set in the
 // compile cache's directory. Every kernel compile then includes the prelude without parsing it
-// again: the C++ library headers it pulls in were most of a small kernel's compile time.
+// again: the C++ library headers it pulls in were most of a small kernel's compile time. Each
+// process checks a directory against its manifest (prelude_manifest.hpp) before the first use.
 #pragma once
 
 #include "../../core/backend.hpp"

@@ -15,7 +15,7 @@ void increment(std::atomic<std::uint64_t>& counter) noexcept {
 
 CompileCache& CompileCache::instance() {
     // Never destroyed: a kernel may compile while the process exits.
-    static auto& cache = *new CompileCache(DiskCache::from_environment());
+    static auto& cache = *new CompileCache(DiskCache::trusted_from_environment());
     return cache;
 }
 
@@ -105,7 +105,7 @@ void reset_compile_cache_statistics() {
 }
 
 std::optional<std::filesystem::path> compile_cache_directory() {
-    if (auto cache = detail::DiskCache::from_environment()) {
+    if (auto cache = detail::DiskCache::trusted_from_environment()) {
         return cache->directory();
     }
     return std::nullopt;

@@ -1,7 +1,9 @@
 #include "disk_cache.hpp"
 
 #include "../env.hpp"
+#include "../warning.hpp"
 #include "byte_encoding.hpp"
+#include "cache_trust.hpp"
 #include "sha256.hpp"
 
 #include <kiln/error.hpp>
@@ -168,9 +170,11 @@ private:
     int fd_;
 };
 
-enum class FileState { read, absent, unreadable, damaged };
+enum class FileState { read, absent, unreadable, untrusted, damaged };
 
-// Reads the whole file. `damaged` means its size alone rules it out as a cache file.
+// Reads the whole file. `damaged` means its size alone rules it out as a cache file; `untrusted`
+// that it is another user's, or others may write to it (judged on the open file, so a file
+// swapped in after the check is never the one read).
 FileState read_file(const std::filesystem::path& path, Bytes& content) {
     // O_NONBLOCK: a FIFO in the entry's place must not hang the open; regular files ignore it.
     FileDescriptor file(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
@@ -180,6 +184,9 @@ FileState read_file(const std::filesystem::path& path, Bytes& content) {
     struct stat status {};
     if (::fstat(file.get(), &status) != 0 || !S_ISREG(status.st_mode)) {
         return FileState::unreadable;
+    }
+    if (untrusted_file(status)) {
+        return FileState::untrusted;
     }
     const auto size = static_cast<std::uint64_t>(status.st_size);
     if (size < cache_header_size || size > max_file_size) {
@@ -231,37 +238,55 @@ std::string temporary_name(const std::filesystem::path& target) {
     return name.str();
 }
 
+// Why a store failed, for the warning; nothing when it did not.
+using Failure = std::optional<std::string>;
+
+Failure failed(const char* what, const std::filesystem::path& path, int error) {
+    return std::string(what) + " '" + path.string() +
+           "': " + std::generic_category().message(error);
+}
+
 // Writes `bytes` to a new file beside `target`, then renames it over `target`: rename replaces
-// the name atomically, so a reader opens either the previous file or the complete new one.
-bool write_atomically(const std::filesystem::path& target, std::span<const std::byte> bytes) {
+// the name atomically, so a reader opens either the previous file or the complete new one, and a
+// writer killed midway leaves only its temporary file.
+Failure write_atomically(const std::filesystem::path& target, std::span<const std::byte> bytes) {
     const auto temporary = target.parent_path() / temporary_name(target);
     FileDescriptor file(::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600));
     if (!file.valid()) {
-        return false;
+        return failed("cannot create", temporary, errno);
     }
-    if (write_all(file.get(), bytes) && file.close() &&
-        ::rename(temporary.c_str(), target.c_str()) == 0) {
-        return true;
+    Failure failure;
+    if (!write_all(file.get(), bytes) || !file.close()) {
+        failure = failed("cannot write", temporary, errno);
+    } else if (::rename(temporary.c_str(), target.c_str()) != 0) {
+        failure = failed("cannot rename a file to", target, errno);
     }
-    (void)::unlink(temporary.c_str());
-    return false;
+    if (failure) {
+        (void)::unlink(temporary.c_str());
+    }
+    return failure;
 }
 
-// Creates `directory` and its missing parents with mode 0700; true when it exists afterwards.
-bool make_private_directories(const std::filesystem::path& directory) {
+// Creates `directory` and its missing parents with mode 0700.
+Failure make_private_directories(const std::filesystem::path& directory) {
     std::error_code error;
     if (std::filesystem::is_directory(directory, error)) {
-        return true;
+        return std::nullopt;
     }
     const auto parent = directory.parent_path();
-    if (parent != directory && !parent.empty() && !make_private_directories(parent)) {
-        return false;
+    if (parent != directory && !parent.empty()) {
+        if (auto failure = make_private_directories(parent)) {
+            return failure;
+        }
     }
     // EEXIST: another process made it first, or it is a file (caught by the check below).
     if (::mkdir(directory.c_str(), 0700) != 0 && errno != EEXIST) {
-        return false;
+        return failed("cannot create the directory", directory, errno);
     }
-    return std::filesystem::is_directory(directory, error);
+    if (!std::filesystem::is_directory(directory, error)) {
+        return failed("cannot create the directory", directory, ENOTDIR);
+    }
+    return std::nullopt;
 }
 
 bool is_cache_key(std::string_view key) {
@@ -283,6 +308,13 @@ std::optional<std::filesystem::path> directory_from_environment() {
     return std::nullopt;
 }
 
+// Said once per directory: every run compiling everything again is otherwise a mystery.
+void warn_unwritable(const std::filesystem::path& directory, const std::string& reason) {
+    warn_once("cache-write " + directory.string(),
+              "cannot write the compile cache in '" + directory.string() + "': " + reason +
+                  "; kernels compiled now are compiled again by the next run");
+}
+
 }  // namespace
 
 DiskCache::DiskCache(std::filesystem::path directory, bool save_source)
@@ -297,6 +329,28 @@ std::optional<DiskCache> DiskCache::from_environment() {
         return std::nullopt;
     }
     return DiskCache(std::move(*directory), env::get("KILN_CACHE_SAVE_SOURCE").has_value());
+}
+
+std::optional<DiskCache> DiskCache::trusted_from_environment() {
+    auto cache = from_environment();
+    if (!cache) {
+        return std::nullopt;
+    }
+    const auto& directory = cache->directory();
+    if (auto reason = untrusted_directory(directory)) {
+        warn_once("cache-trust " + directory.string(), "not using the compile cache directory '" +
+                                                           directory.string() + "': " + *reason +
+                                                           "; kernels are cached in memory only");
+        return std::nullopt;
+    }
+    // Readable but not writable: entries found are used, but the warning comes now, not after
+    // the first compile.
+    std::error_code error;
+    if (std::filesystem::is_directory(directory, error) &&
+        ::access(directory.c_str(), W_OK | X_OK) != 0) {
+        warn_unwritable(directory, std::generic_category().message(errno));
+    }
+    return cache;
 }
 
 std::filesystem::path DiskCache::entry_path(const std::string& key) const {
@@ -322,6 +376,7 @@ DiskLookup DiskCache::load(const std::string& key) const {
                 break;
             case FileState::absent:
             case FileState::unreadable:
+            case FileState::untrusted:
                 break;
         }
     } catch (const std::exception&) {
@@ -334,20 +389,24 @@ DiskLookup DiskCache::load(const std::string& key) const {
 bool DiskCache::store(const std::string& key, const CacheEntry& entry,
                       std::string_view source_for_debugging) const {
     auto path = entry_path(key);
+    Failure failure;
     try {
-        if (!make_private_directories(path.parent_path()) ||
-            !write_atomically(path, encode_file(key, entry))) {
-            return false;
+        failure = make_private_directories(path.parent_path());
+        if (!failure) {
+            failure = write_atomically(path, encode_file(key, entry));
         }
-        if (save_source_ && !source_for_debugging.empty()) {
-            return write_atomically(path.replace_extension(".cu"),
-                                    std::as_bytes(std::span(source_for_debugging)));
+        if (!failure && save_source_ && !source_for_debugging.empty()) {
+            failure = write_atomically(path.replace_extension(".cu"),
+                                       std::as_bytes(std::span(source_for_debugging)));
         }
-        return true;
-    } catch (const std::exception&) {
+    } catch (const std::exception& e) {
         // Out of memory or a filesystem library failure: the entry is simply not stored.
-        return false;
+        failure = e.what();
     }
+    if (failure) {
+        warn_unwritable(directory_, *failure);
+    }
+    return !failure;
 }
 
 }  // namespace kiln::detail

@@ -52,6 +52,10 @@ public:
     // turns on save_source. Nothing when KILN_CACHE_IN_MEMORY is set or no variable names a home.
     [[nodiscard]] static std::optional<DiskCache> from_environment();
 
+    // The same when its directory may be trusted (cache_trust.hpp); else nothing, and a warning,
+    // once, naming the directory and why. Warns too (once) when the directory is not writable.
+    [[nodiscard]] static std::optional<DiskCache> trusted_from_environment();
+
     [[nodiscard]] const std::filesystem::path& directory() const noexcept { return directory_; }
     [[nodiscard]] bool saves_source() const noexcept { return save_source_; }
 
@@ -59,13 +63,13 @@ public:
     // Throws Error when `key` is not 64 lower-case hex digits (not a compile key).
     [[nodiscard]] std::filesystem::path entry_path(const std::string& key) const;
 
-    // The stored entry, or nothing when there is none, the file cannot be read, or it fails
-    // verification. Throws only for a bad key.
+    // The stored entry, or nothing when there is none, the file cannot be read, is not this
+    // user's or others may write to it, or it fails verification. Throws only for a bad key.
     [[nodiscard]] DiskLookup load(const std::string& key) const;
 
     // Writes the entry (and, with save_source and a non-empty source, the source); false when any
-    // of it could not be written. Readers see the old file or the whole new one, never a part.
-    // Throws only for a bad key.
+    // of it could not be written, and then warns, once per directory, saying why. Readers see the
+    // old file or the whole new one, never a part. Throws only for a bad key.
     [[nodiscard]] bool store(const std::string& key, const CacheEntry& entry,
                              std::string_view source_for_debugging = {}) const;
 

@@ -1,7 +1,9 @@
 // kiln's compile cache: kernels compiled at run time are kept in memory for the process and on
 // disk for later processes, so each (source, options, target, compiler) is compiled once.
 // The disk level lives in KILN_CACHE_DIR, else $XDG_CACHE_HOME/kiln, else $HOME/.cache/kiln;
-// KILN_CACHE_IN_MEMORY (any non-empty value) turns it off.
+// KILN_CACHE_IN_MEMORY (any non-empty value) turns it off. A directory that is not the user's, or
+// that others may write to (through links too), is not used: kiln warns once on stderr and keeps
+// kernels in memory only; files in it that are not the user's are ignored.
 #pragma once
 
 #include <cstdint>
@@ -24,7 +26,8 @@ struct CompileCacheStatistics {
 void reset_compile_cache_statistics();
 
 // The disk cache's directory as the environment names it now (it may not exist yet), or nothing
-// when the cache is in memory only (KILN_CACHE_IN_MEMORY, or no variable names a home).
+// when the cache is in memory only (KILN_CACHE_IN_MEMORY, no variable names a home, or the
+// directory is not trusted).
 [[nodiscard]] std::optional<std::filesystem::path> compile_cache_directory();
 
 }  // namespace kiln

@@ -1,6 +1,7 @@
 // The two-level compile cache across processes, with no device: each step runs in a fresh
 // process (a re-executed death test), as a user's next program run would.
 #include "tests/support/backend_under_test.hpp"
+#include "tests/support/cache_death_test.hpp"
 
 #include <kiln/compile_cache.hpp>
 #include <kiln/raw_module.hpp>
@@ -17,6 +18,7 @@
 namespace {
 
 namespace fs = std::filesystem;
+using kiln::test::cache_files;
 
 // Compiles `times` times in this process, then exits 0 when the statistics are as expected.
 [[noreturn]] void compile_and_check(int times, std::uint64_t compiles, std::uint64_t disk_hits,
@@ -36,46 +38,7 @@ namespace fs = std::filesystem;
     std::_Exit(expected ? 0 : 1);
 }
 
-std::vector<fs::path> cache_files(const fs::path& dir) {
-    std::vector<fs::path> files;
-    for (const auto& entry : fs::recursive_directory_iterator(dir)) {
-        if (entry.is_regular_file() && entry.path().extension() == ".bin") {
-            files.push_back(entry.path());
-        }
-    }
-    return files;
-}
-
-class CompileCacheDeathTest : public testing::Test {
-protected:
-    // The test's process makes the directory; the processes it starts inherit it through the
-    // environment and must leave it alone.
-    void SetUp() override {
-        GTEST_FLAG_SET(death_test_style, "threadsafe");
-        if (const char* inherited = std::getenv("KILN_TEST_CACHE_DIR")) {
-            dir_ = inherited;
-            return;
-        }
-        dir_ = fs::temp_directory_path() /
-               ("kiln-cache-test-" + std::to_string(::getpid()) + "-" +
-                testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(dir_);
-        setenv("KILN_TEST_CACHE_DIR", dir_.c_str(), 1);
-        setenv("KILN_CACHE_DIR", dir_.c_str(), 1);
-        unsetenv("KILN_CACHE_IN_MEMORY");
-        owner_ = true;
-    }
-    void TearDown() override {
-        if (owner_) {
-            unsetenv("KILN_TEST_CACHE_DIR");
-            unsetenv("KILN_CACHE_DIR");
-            unsetenv("KILN_CACHE_IN_MEMORY");
-            fs::remove_all(dir_);
-        }
-    }
-    bool owner_ = false;
-    fs::path dir_;
-};
+using CompileCacheDeathTest = kiln::test::CacheDirectoryDeathTest;
 
 TEST_F(CompileCacheDeathTest, AFreshProcessLoadsFromDiskWithoutCompiling) {
     // First process: one compile, then a memory hit.

@@ -21,12 +21,6 @@ namespace {
 using kiln::test::spin_cycles;
 using kiln::test::TestKernels;
 
-#define KILN_REQUIRE_HOST()                                                                   \
-    KILN_REQUIRE_DEVICE();                                                                    \
-    if (!::kiln::test::is_host())                                                             \
-    GTEST_SKIP() << "host backend only; this binary tests the " << ::kiln::test::backend_name \
-                 << " backend"
-
 // Whether this build runs under AddressSanitizer (the asan preset), as libkiln then does.
 #if defined(__SANITIZE_ADDRESS__)
 constexpr bool address_sanitizer = true;
@@ -133,6 +127,46 @@ TEST(HostBackend, ModulesWithOneKernelNameStayApart) {
     EXPECT_EQ(values.get<std::int32_t>(), (std::vector<std::int32_t>{1, 2}));
     host.unload_module(0, first);
     host.unload_module(0, second);
+}
+
+// Issue 31: a module was written to TMPDIR to be loaded, so a TMPDIR mounted noexec (or gone)
+// failed every launch with the loader's own message. Modules load from memory files now, named by
+// their descriptors' numbers: a module loaded after another was unloaded, which may get the same
+// number, must still be itself.
+TEST(HostBackend, ModulesLoadWithoutTmpdirAndStayApartAfterUnloads) {
+    KILN_REQUIRE_HOST();
+    auto& host = kiln::detail::backend();
+    std::vector<std::vector<char>> images;
+    for (int value = 1; value <= 3; ++value) {
+        const std::string source =
+            "static void body(const kiln_host_grid&, int* x) { *x = " + std::to_string(value) +
+            "; }\nKILN_HOST_KERNEL(stored, body)\n";
+        images.push_back(kiln::detail::compile_uncached({source, "stored", {}, {}}).image);
+    }
+    const char* saved = std::getenv("TMPDIR");
+    const std::string saved_value = saved != nullptr ? saved : "";
+    setenv("TMPDIR", "/nonexistent/kiln-no-tmpdir", 1);
+    const kiln::ndarray value = kiln::zeros({1}, kiln::int32);
+    int* target = static_cast<int*>(value.data());
+    void* args[] = {&target};
+    std::vector<int> seen;
+    try {
+        for (int round = 0; round < 6; ++round) {
+            void* module = host.load_module(0, images[round % 3]);
+            host.launch(host.get_function(0, module, "stored"),
+                        {{1, 1, 1}, {1, 1, 1}, 0, kiln::StreamView{nullptr, 0}}, args);
+            seen.push_back(value.get<std::int32_t>().front());
+            host.unload_module(0, module);
+        }
+    } catch (const std::exception& e) {
+        ADD_FAILURE() << e.what();
+    }
+    if (saved != nullptr) {
+        setenv("TMPDIR", saved_value.c_str(), 1);
+    } else {
+        unsetenv("TMPDIR");
+    }
+    EXPECT_EQ(seen, (std::vector<int>{1, 2, 3, 1, 2, 3}));
 }
 
 // CUDA's legacy default stream: its work waits for a blocking stream's earlier work, even while

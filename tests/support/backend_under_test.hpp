@@ -102,6 +102,13 @@ inline std::uint16_t elf_machine() {
     if (::kiln::device_count() < 2) \
     GTEST_SKIP() << "one " << ::kiln::test::backend_name << " device visible; needs two"
 
+// Skips a test of what only the host backend does, on every other backend.
+#define KILN_REQUIRE_HOST()                                                                   \
+    KILN_REQUIRE_DEVICE();                                                                    \
+    if (!::kiln::test::is_host())                                                             \
+    GTEST_SKIP() << "host backend only; this binary tests the " << ::kiln::test::backend_name \
+                 << " backend"
+
 // Skips a test that cannot apply to the host backend, and only there; `why` completes "skipped on
 // the host backend: ".
 #define KILN_SKIP_ON_HOST(why)   \

@@ -2,6 +2,7 @@
 #include "core/compile/compile_key.hpp"
 #include "core/compile/disk_cache.hpp"
 #include "core/compile/sha256.hpp"
+#include "tests/support/cache_environment.hpp"
 
 #include <kiln/compile_cache.hpp>
 #include <kiln/error.hpp>
@@ -36,6 +37,7 @@ using kiln::detail::CacheKeyParts;
 using kiln::detail::CompileCache;
 using kiln::detail::DiskCache;
 using kiln::detail::DiskLookup;
+using kiln::test::ScopedEnvironment;
 
 // A code object with every byte value, NULs included, and two name expressions.
 CacheEntry sample_entry(std::size_t image_size = 1000) {
@@ -104,37 +106,6 @@ std::vector<char> payload_of(const std::string& key, const CacheEntry& entry) {
     }
     return payload;
 }
-
-// Saves the cache's environment variables, starts each test with all of them unset, and puts
-// them back afterwards.
-class ScopedEnvironment {
-public:
-    ScopedEnvironment() {
-        for (const char* name : {"KILN_CACHE_DIR", "XDG_CACHE_HOME", "HOME", "KILN_CACHE_IN_MEMORY",
-                                 "KILN_CACHE_SAVE_SOURCE"}) {
-            const char* value = std::getenv(name);
-            saved_.emplace_back(
-                name, value == nullptr ? std::nullopt : std::optional<std::string>(value));
-            unsetenv(name);
-        }
-    }
-    ~ScopedEnvironment() {
-        for (const auto& [name, value] : saved_) {
-            if (value) {
-                setenv(name, value->c_str(), 1);
-            } else {
-                unsetenv(name);
-            }
-        }
-    }
-    ScopedEnvironment(const ScopedEnvironment&) = delete;
-    ScopedEnvironment& operator=(const ScopedEnvironment&) = delete;
-    ScopedEnvironment(ScopedEnvironment&&) = delete;
-    ScopedEnvironment& operator=(ScopedEnvironment&&) = delete;
-
-private:
-    std::vector<std::pair<const char*, std::optional<std::string>>> saved_;
-};
 
 // Each test gets a fresh directory under the system's temporary directory, removed afterwards,
 // and counters starting from zero.

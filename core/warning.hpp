@@ -1,0 +1,13 @@
+// Warnings kiln prints itself, on stderr. Each is printed at most once per process: a setting kiln
+// cannot honour makes it carry on another way, and saying so on every call would drown the output.
+#pragma once
+
+#include <string>
+
+namespace kiln::detail {
+
+// Prints "kiln: warning: <message>" the first time `topic` is warned about in this process (a
+// topic names the setting and its value, e.g. the directory); true when it printed.
+bool warn_once(const std::string& topic, const std::string& message);
+
+}  // namespace kiln::detail

@@ -1,0 +1,185 @@
+// The host backend's files in the compile cache, across processes: a damaged precompiled prelude
+// is rebuilt, one that another user could have written is replaced (with a warning), and a writer
+// killed midway or a damaged entry costs a compile, never a failure. Each step runs in a fresh
+// process (a re-executed death test), as a user's next run would. Skips on the GPU backends.
+#include "core/compile/disk_cache.hpp"
+#include "tests/support/backend_under_test.hpp"
+#include "tests/support/cache_death_test.hpp"
+
+#include <kiln/kiln.hpp>
+
+#include <gtest/gtest.h>
+
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <optional>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+using kiln::test::cache_files;
+
+// Runs y = 3x + offset (a kernel of its own per offset) in this process, then exits 0 when y is
+// right and the cache rejected `corrupt` damaged entries.
+[[noreturn]] void run_kernel(int offset, std::uint64_t corrupt) {
+    bool right = false;
+    try {
+        const kiln::ElementwiseKernel kernel("int32 x", "int32 y",
+                                             "y = x * 3 + " + std::to_string(offset),
+                                             "cached_" + std::to_string(offset));
+        const auto y =
+            kernel({kiln::array(std::vector<std::int32_t>{1, 2, 3})}).get<std::int32_t>();
+        right = y == std::vector<std::int32_t>{3 + offset, 6 + offset, 9 + offset};
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "%s\n", e.what());
+    }
+    const auto s = kiln::compile_cache_statistics();
+    std::fprintf(stderr, "right=%d compiles=%llu disk_hits=%llu corrupt=%llu\n", right ? 1 : 0,
+                 static_cast<unsigned long long>(s.compiles),
+                 static_cast<unsigned long long>(s.disk_hits),
+                 static_cast<unsigned long long>(s.corrupt_files));
+    std::_Exit(right && s.corrupt_files == corrupt ? 0 : 1);
+}
+
+// The prelude directory's precompiled kiln/prelude.h, when the compiler made one.
+std::optional<fs::path> precompiled_prelude(const fs::path& dir) {
+    for (const auto& place : fs::directory_iterator(dir / "host-prelude")) {
+        const auto header = place.path() / "kiln" / "prelude.h.gch";
+        if (place.path().filename().string().size() == 32 && fs::exists(header)) {
+            return header;
+        }
+    }
+    return std::nullopt;
+}
+
+using KeyedEntry = std::pair<std::string, kiln::detail::CacheEntry>;
+
+using HostCacheDeathTest = kiln::test::CacheDirectoryDeathTest;
+
+// Issue 31: a precompiled prelude cut short (a full disk, a killed process) made every later
+// host compile fail with GCC's "cannot read PCH file".
+TEST_F(HostCacheDeathTest, TruncatedPrecompiledPreludeIsRebuilt) {
+    KILN_REQUIRE_HOST();
+    EXPECT_EXIT(run_kernel(1, 0), testing::ExitedWithCode(0), "");
+    const auto header = precompiled_prelude(dir_);
+    if (!header) {
+        GTEST_SKIP() << "the host compiler made no precompiled header (clang reads the headers)";
+    }
+    const auto size = fs::file_size(*header);
+    EXPECT_EXIT(
+        {
+            fs::resize_file(*header, size / 2);
+            std::_Exit(0);
+        },
+        testing::ExitedWithCode(0), "");
+    EXPECT_EXIT(run_kernel(2, 0), testing::ExitedWithCode(0), "");
+    // GCC's output differs a little from build to build (it records the scratch directory).
+    const auto rebuilt = static_cast<double>(fs::file_size(*header));
+    EXPECT_NEAR(rebuilt, static_cast<double>(size), 0.01 * static_cast<double>(size))
+        << "not rebuilt";
+}
+
+// A prelude directory whose files another user could have written is replaced, with a warning;
+// a host-prelude directory others may write to is not used at all.
+TEST_F(HostCacheDeathTest, PreludeOthersCouldWriteIsNotUsed) {
+    KILN_REQUIRE_HOST();
+    EXPECT_EXIT(run_kernel(1, 0), testing::ExitedWithCode(0), "");
+    const auto header = precompiled_prelude(dir_);
+    ASSERT_TRUE(header.has_value() || fs::exists(dir_ / "host-prelude"));
+    const fs::path file =
+        header ? *header
+               : fs::directory_iterator(dir_ / "host-prelude")->path() / "kiln" / "prelude.h";
+    EXPECT_EXIT(
+        {
+            fs::permissions(file, static_cast<fs::perms>(0666));
+            std::_Exit(0);
+        },
+        testing::ExitedWithCode(0), "");
+    EXPECT_EXIT(run_kernel(2, 0), testing::ExitedWithCode(0),
+                "kiln: warning: replacing the host prelude directory .*its group or others may "
+                "write to it \\(mode 0666\\)");
+    EXPECT_EQ(fs::status(file).permissions() & fs::perms::group_write, fs::perms::none);
+
+    if (::geteuid() == 0) {  // CI runs as root; chown needs it
+        EXPECT_EXIT({ std::_Exit(::lchown(file.c_str(), 65534, 65534) == 0 ? 0 : 1); },
+                    testing::ExitedWithCode(0), "");
+        EXPECT_EXIT(run_kernel(3, 0), testing::ExitedWithCode(0),
+                    "kiln: warning: replacing the host prelude directory .*belongs to user 65534");
+        struct stat status {};
+        ASSERT_EQ(::stat(file.c_str(), &status), 0);
+        EXPECT_EQ(status.st_uid, 0U);
+    } else {
+        std::printf("[  NOTE    ] not root: another user's prelude file is not tried\n");
+    }
+
+    EXPECT_EXIT(
+        {
+            fs::permissions(dir_ / "host-prelude", fs::perms::all);
+            std::_Exit(0);
+        },
+        testing::ExitedWithCode(0), "");
+    EXPECT_EXIT(run_kernel(4, 0), testing::ExitedWithCode(0),
+                "kiln: warning: not using the host prelude directory .*mode 0777");
+}
+
+// A writer killed at a random point leaves the entry whole or absent: the next process gets the
+// right kernel, from disk or compiled again. An entry cut short (as a writer that does not
+// rename into place would leave) is detected, counted and compiled again.
+TEST_F(HostCacheDeathTest, KilledWriterOrDamagedEntryCostsACompile) {
+    KILN_REQUIRE_HOST();
+    EXPECT_EXIT(run_kernel(5, 0), testing::ExitedWithCode(0), "");
+    const auto stored = cache_files(dir_);
+    ASSERT_FALSE(stored.empty());
+    EXPECT_EXIT(
+        {
+            const kiln::detail::DiskCache cache(dir_);
+            std::vector<KeyedEntry> found;
+            for (const auto& path : stored) {
+                const auto key = path.stem().string();
+                found.emplace_back(key, *cache.load(key).entry);
+                fs::remove(path);
+            }
+            const pid_t writer = ::fork();
+            if (writer == 0) {
+                for (;;) {
+                    for (const auto& [key, entry] : found) {
+                        (void)cache.store(key, entry);
+                    }
+                }
+            }
+            std::mt19937 random(std::random_device{}());
+            std::this_thread::sleep_for(
+                std::chrono::microseconds(std::uniform_int_distribution<int>(0, 20000)(random)));
+            int status = 0;
+            std::_Exit(writer > 0 && ::kill(writer, SIGKILL) == 0 &&
+                               ::waitpid(writer, &status, 0) == writer
+                           ? 0
+                           : 1);
+        },
+        testing::ExitedWithCode(0), "");
+    EXPECT_EXIT(run_kernel(5, 0), testing::ExitedWithCode(0), "");
+
+    EXPECT_EXIT(
+        {
+            for (const auto& path : cache_files(dir_)) {
+                fs::resize_file(path, fs::file_size(path) / 2);
+            }
+            std::_Exit(0);
+        },
+        testing::ExitedWithCode(0), "");
+    EXPECT_EXIT(run_kernel(5, stored.size()), testing::ExitedWithCode(0), "");
+    EXPECT_EXIT(run_kernel(5, 0), testing::ExitedWithCode(0), "");
+}
+
+}  // namespace

@@ -13,6 +13,7 @@
 #include <string>
 #include <utility>
 #include <variant>
+#include <vector>
 
 namespace kiln::detail {
 
@@ -83,16 +84,24 @@ std::optional<bool> out_of_range_comparison(const UfuncDefinition& ufunc,
     return std::nullopt;
 }
 
+bool compares_integers_exactly(const UfuncDefinition& ufunc, std::span<const DType> dtypes,
+                               DType promoted) {
+    return comparison(ufunc) != nullptr && !integral(promoted) &&
+           std::ranges::all_of(dtypes, integral);
+}
+
 const ElementwiseKernel* integer_comparison_kernel(const UfuncDefinition& ufunc,
                                                    std::span<const Argument> args, DType promoted,
                                                    DType out) {
-    const Outcomes* row = comparison(ufunc);
-    if (row == nullptr || integral(promoted) || !std::ranges::all_of(args, [](const Argument& arg) {
-            const auto* array = std::get_if<ndarray>(&arg);
-            return integral(array != nullptr ? array->dtype() : std::get<Scalar>(arg).dtype());
-        })) {
+    std::vector<DType> dtypes;
+    for (const Argument& arg : args) {
+        const auto* array = std::get_if<ndarray>(&arg);
+        dtypes.push_back(array != nullptr ? array->dtype() : std::get<Scalar>(arg).dtype());
+    }
+    if (!compares_integers_exactly(ufunc, dtypes, promoted)) {
         return nullptr;
     }
+    const Outcomes* row = comparison(ufunc);
     static std::mutex mutex;
     static auto& kernels =
         *new std::map<std::pair<const UfuncDefinition*, DType>, ElementwiseKernel>();

@@ -21,6 +21,11 @@ namespace kiln::detail {
                                                           std::span<const Argument> args,
                                                           DType loop);
 
+// Whether comparison `ufunc` of inputs of `dtypes`, all integers, promoted to `promoted`, which
+// is not an integer (int64 with uint64: float64), must compare the inputs' own values instead.
+[[nodiscard]] bool compares_integers_exactly(const UfuncDefinition& ufunc,
+                                             std::span<const DType> dtypes, DType promoted);
+
 // For comparison `ufunc` of integers whose promoted dtype `promoted` is not an integer: a kernel
 // that compares the inputs' own values exactly, writing `out`, built once per process; nullptr
 // otherwise.

@@ -2,8 +2,9 @@
 // numpy/_core/tests/test_umath.py (each test names its source class and test): division, floor
 // division and remainder (divmod as floor_divide with remainder, as the suite's own
 // floor_divide_and_remainder helper does), comparisons, and NaN and infinity in maximum, minimum,
-// fmax, fmin and their reductions (max, min, nanmax, nanmin). NumPy's parametrised dtypes are
-// sampled, since each dtype compiles its own kernels.
+// fmax, fmin and their reductions (max, min, nanmax, nanmin); and CuPy's comparison operators
+// with scalars. NumPy's parametrised dtypes are sampled, since each dtype compiles its own
+// kernels.
 #include "tests/support/backend_under_test.hpp"
 
 #include <kiln/kiln.hpp>
@@ -389,6 +390,27 @@ TEST(NumpyUmath, ComparisonFunctions) {
     }
 }
 
+TEST(NumpyUmath, CupyComparisonOperatorsWithScalars) {
+    KILN_REQUIRE_DEVICE();
+    // CuPy's tests/cupy_tests/logic_tests/test_comparison.py: TestComparisonOperator's four tests
+    // (a NumPy int16 scalar, the Python 3.0, a NumPy float32 scalar and the Python 3 against
+    // shaped_arange((2, 3))), for uint8 of its dtypes and the operators < and ==.
+    const ndarray a = kiln::arange(std::int64_t{0}, 6, 1, DType::uint8).reshape({2, 3});
+    const std::vector<bool> three_below = {false, false, false, false, true, true};
+    const std::vector<bool> below_three = {true, true, true, false, false, false};
+    const std::vector<bool> at_three = {false, false, false, true, false, false};
+    const ndarray int16_three = kiln::full({}, 3, DType::int16);
+    EXPECT_EQ((int16_three < a).get<bool>(), three_below);
+    EXPECT_EQ((int16_three == a).get<bool>(), at_three);
+    EXPECT_EQ((3.0 < a).get<bool>(), three_below);
+    EXPECT_EQ((3.0 == a).get<bool>(), at_three);
+    const ndarray float32_three = kiln::full({}, 3.0, DType::float32);
+    EXPECT_EQ((a < float32_three).get<bool>(), below_three);
+    EXPECT_EQ((a == float32_three).get<bool>(), at_three);
+    EXPECT_EQ((a < 3).get<bool>(), below_three);
+    EXPECT_EQ((a == 3).get<bool>(), at_three);
+}
+
 TEST(NumpyUmath, LargeIntegersCompareExactly) {
     KILN_REQUIRE_DEVICE();
     // TestComparisons.test_large_integer_direct_comparison: int64 against uint64 (they promote to
@@ -420,6 +442,9 @@ TEST(NumpyUmath, LargeIntegersCompareExactly) {
         array(std::vector<std::uint64_t>{std::numeric_limits<std::uint64_t>::max(), 5});
     EXPECT_EQ(kiln::less(minus_one, top).get<bool>(), (std::vector<bool>{true, false}));
     EXPECT_EQ(kiln::equal(minus_one, top).get<bool>(), (std::vector<bool>{false, true}));
+    const ndarray out = kiln::zeros({2}, DType::int32);
+    (void)kiln::less(minus_one, top, {.out = out});
+    EXPECT_EQ(out.get<std::int32_t>(), (std::vector<std::int32_t>{1, 0}));
 }
 
 // The result of a ufunc on two float64 arrays, as doubles.

@@ -14,6 +14,7 @@ constexpr std::string_view text = R"kiln(#ifndef KILN_UFUNC_H
 
 #include <kiln/complex.h>
 #include <kiln/float16.h>
+#include <kiln/limits.h>
 
 namespace kiln {
 namespace ufunc {
@@ -228,6 +229,20 @@ __device__ inline R arg_min(const R& a, const R& b) {
     return a._0 < b._0 ? a : b;
 }
 
+// Exact comparisons of integers of either signedness, where C++ would make the signed one
+// unsigned: the sign first, then the values as unsigned.
+template <class A, class B>
+__device__ inline bool integer_less(A a, B b) {
+    const bool a_negative = a < A(0);
+    if (a_negative != (b < B(0))) { return a_negative; }
+    return static_cast<unsigned long long>(a) < static_cast<unsigned long long>(b);
+}
+template <class A, class B>
+__device__ inline bool integer_equal(A a, B b) {
+    return (a < A(0)) == (b < B(0)) &&
+           static_cast<unsigned long long>(a) == static_cast<unsigned long long>(b);
+}
+
 // (count `_0`, mean `_1`, sum of squared deviations `_2`) of two parts, merged as Chan et al.'s
 // pairwise update: one pass, stable, and any order of merging.
 template <class R>
@@ -246,6 +261,12 @@ __device__ inline auto variance(const R& a, long long ddof) -> decltype(a._2) {
     typedef decltype(a._2) Real;
     const Real dof = Real(a._0 - ddof);
     return a._2 / (dof > Real(0) ? dof : Real(0));
+}
+// nanvar's: NaN where count - ddof <= 0, which NumPy's nanvar marks as a bad slice.
+template <class R>
+__device__ inline auto nan_variance(const R& a, long long ddof) -> decltype(a._2) {
+    typedef decltype(a._2) Real;
+    return a._0 - ddof > 0 ? a._2 / Real(a._0 - ddof) : numeric_limits<Real>::quiet_NaN();
 }
 
 }  // namespace ufunc

@@ -1,6 +1,7 @@
 // The traced operations of include/kiln/fuse.hpp: each records a node in the active graph, with
 // its dtypes from the eager routines' own rules (the ufunc table, NEP 50 promotion, the
 // reductions' accumulators), so that fused and eager results agree.
+#include "../routines/exact_comparison.hpp"
 #include "../routines/promotion.hpp"
 #include "../routines/reductions.hpp"
 #include "../routines/ufunc_call.hpp"
@@ -66,6 +67,21 @@ DType promoted(const Graph& graph, std::span<const std::int32_t> operands) {
     return detail::promote_weak(strong, weak);
 }
 
+// Eagerly, integers of mixed signedness whose promotion leaves the integers (int64 with uint64)
+// compare exactly; a fused comparison in the promoted dtype would round, so it is refused.
+void check_exact_comparison(const Graph& graph, const Node& node, std::size_t count) {
+    std::vector<DType> dtypes;
+    for (std::size_t i = 0; i < count; ++i) {
+        dtypes.push_back(graph.node(node.operands.at(i)).dtype);
+    }
+    if (detail::compares_integers_exactly(*node.ufunc, dtypes, node.loop)) {
+        throw TypeError(graph.prefix() + std::string(node.ufunc->name) +
+                        ": cannot compare integers of mixed signedness exactly (" +
+                        std::string(name(dtypes.front())) + " with " +
+                        std::string(name(dtypes.back())) + "); call it outside kiln::fuse");
+    }
+}
+
 // A C++ number must be representable in an integer loop dtype (NEP 50), as eagerly.
 void check_scalars_fit(const Graph& graph, std::string_view operation,
                        std::span<const Operand> operands, DType loop) {
@@ -127,6 +143,9 @@ Var trace_ufunc(std::string_view ufunc_name, std::initializer_list<Operand> oper
         }
     } catch (const TypeError& error) {
         rethrow_in(graph, error);
+    }
+    if (node.kind == NodeKind::ufunc) {
+        check_exact_comparison(graph, node, operands.size());
     }
     // where's condition takes no part in promotion.
     const std::span<const Operand> values(operands.begin(), operands.size());

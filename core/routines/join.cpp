@@ -5,6 +5,7 @@
 #include "../call_context.hpp"
 #include "copy_into.hpp"
 #include "join_plan.hpp"
+#include "promotion.hpp"
 
 #include <kiln/error.hpp>
 #include <kiln/manipulation.hpp>
@@ -37,11 +38,13 @@ DType joined_dtype(const char* routine, std::span<const ndarray> parts,
     if (options.out && options.dtype) {
         throw TypeError("kiln: " + std::string(routine) + ": takes out or dtype, not both");
     }
-    DType dtype = parts.front().dtype();
+    std::vector<DType> dtypes;
+    dtypes.reserve(parts.size());
     for (const ndarray& part : parts) {
-        dtype = promote_types(dtype, part.dtype());
+        dtypes.push_back(part.dtype());
     }
-    dtype = options.out ? options.out->dtype() : options.dtype.value_or(dtype);
+    const DType dtype =
+        options.out ? options.out->dtype() : options.dtype.value_or(detail::promote_dtypes(dtypes));
     for (std::size_t i = 0; i < parts.size(); ++i) {
         detail::require_cast(routine, array_name(i), parts[i].dtype(), dtype, options.casting);
     }

@@ -4,6 +4,7 @@
 #include <kiln/ufuncs.hpp>
 
 #include <algorithm>
+#include <array>
 #include <optional>
 #include <variant>
 #include <vector>
@@ -29,15 +30,38 @@ int category(DType dtype) {
     }
 }
 
+// NumPy's type numbers order the dtypes bool, int8, uint8, ..., uint64, float32, float64,
+// complex64, complex128, float16 (float16 was added last).
+int type_number(DType dtype) {
+    static constexpr std::array order{
+        DType::bool_,   DType::int8,      DType::uint8,      DType::int16,  DType::uint16,
+        DType::int32,   DType::uint32,    DType::int64,      DType::uint64, DType::float32,
+        DType::float64, DType::complex64, DType::complex128, DType::float16};
+    return static_cast<int>(std::ranges::find(order, dtype) - order.begin());
+}
+
 std::optional<DType> promoted(std::span<const DType> dtypes) {
-    std::optional<DType> result;
-    for (const DType dtype : dtypes) {
-        result = result ? promote_types(*result, dtype) : dtype;
-    }
-    return result;
+    return dtypes.empty() ? std::nullopt : std::optional<DType>(promote_dtypes(dtypes));
 }
 
 }  // namespace
+
+// PyArray_PromoteDTypeSequence (numpy/_core/src/multiarray/common_dtype.c) leads with the dtype of
+// the highest type number (NumPy's builtin common_dtype defers to it) and promotes every dtype
+// with that one, so result_type(int8, uint8, float16) is float16 where a pairwise fold gives
+// float32 (int8, uint8 -> int16, then int16, float16 -> float32).
+DType promote_dtypes(std::span<const DType> dtypes) {
+    if (dtypes.empty()) {
+        throw TypeError("kiln: result_type: expected at least one dtype");
+    }
+    const DType main = *std::ranges::max_element(
+        dtypes, [](DType a, DType b) { return type_number(a) < type_number(b); });
+    DType result = main;
+    for (const DType dtype : dtypes) {
+        result = promote_types(result, promote_types(main, dtype));
+    }
+    return result;
+}
 
 DType promote_weak(std::span<const DType> strong, std::span<const DType> weak) {
     const std::optional<DType> arrays = promoted(strong);

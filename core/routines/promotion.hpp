@@ -8,6 +8,10 @@
 
 namespace kiln::detail {
 
+// numpy.result_type of arrays of `dtypes` (NumPy's PyArray_PromoteDTypeSequence, not a fold of
+// pairs): see promotion.cpp. Throws TypeError when `dtypes` is empty.
+[[nodiscard]] DType promote_dtypes(std::span<const DType> dtypes);
+
 // Strong dtypes promote as promote_types; weak ones only raise the result to their kind (bool <
 // integer < floating < complex), to NumPy's default dtype of that kind at the precision the
 // result has (float32 and a complex scalar give complex64). Weak dtypes alone promote among

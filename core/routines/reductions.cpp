@@ -68,9 +68,9 @@ constexpr ReductionRoutine nanmean_reduction{"nanmean", Accumulate::same,
     KILN_NAN_TO("0") ", " KILN_NOT_NAN, "a._0 + b._0, a._1 + b._1", "0, 0",
     KILN_OUT("a._0 / kiln_acc(a._1)"), "fc", "ai"};
 constexpr ReductionRoutine nanvar_reduction{"nanvar", Accumulate::real, nan_moments_map, moments,
-    "0, 0, 0", KILN_OUT("kiln::ufunc::variance(a, ddof)"), "fc", "iar", "int64 ddof"};
+    "0, 0, 0", KILN_OUT("kiln::ufunc::nan_variance(a, ddof)"), "fc", "iar", "int64 ddof"};
 constexpr ReductionRoutine nanstd_reduction{"nanstd", Accumulate::real, nan_moments_map, moments,
-    "0, 0, 0", KILN_OUT("kiln::ufunc::sqrt(kiln::ufunc::variance(a, ddof))"), "fc", "iar",
+    "0, 0, 0", KILN_OUT("kiln::ufunc::sqrt(kiln::ufunc::nan_variance(a, ddof))"), "fc", "iar",
     "int64 ddof"};
 // clang-format on
 

@@ -1,9 +1,13 @@
 #include "ufunc_call.hpp"
 
+#include "../array/array_memory.hpp"
+#include "../call_context.hpp"
+#include "exact_comparison.hpp"
 #include "promotion.hpp"
 
 #include <kiln/elementwise_kernel.hpp>
 #include <kiln/error.hpp>
+#include <kiln/manipulation.hpp>
 #include <kiln/shape.hpp>
 
 #include <algorithm>
@@ -156,6 +160,22 @@ ndarray run(const ElementwiseKernel& kernel, std::span<const Argument> call,
     return shape ? std::move(outputs.front()) : outputs.front().reshape({});
 }
 
+// `value` everywhere: in `out`, or a new bool array of the broadcast shape on the arrays' device.
+ndarray filled(const UfuncDefinition& ufunc, bool value, std::span<const Argument> args,
+               const std::optional<Shape>& shape, const UfuncOptions& options) {
+    std::optional<int> device;
+    for (const Argument& arg : args) {
+        if (const auto* array = std::get_if<ndarray>(&arg); array != nullptr && !device) {
+            device = array->device();
+        }
+    }
+    const StreamView stream = call_context(ufunc.name, options.stream, device);
+    ndarray result =
+        options.out ? *options.out : empty_on(shape.value_or(Shape{}), DType::bool_, stream);
+    copyto(result, Scalar(value), {.stream = stream});
+    return result;
+}
+
 }  // namespace
 
 DType loop_dtype(const UfuncDefinition& ufunc, DType promoted) {
@@ -240,7 +260,12 @@ ndarray call_ufunc(const UfuncDefinition& ufunc, std::span<const Argument> args,
                         dtypes_of(args) + " are not supported (loop dtype " +
                         std::string(name(loop)) + "); it takes " + kinds_taken(ufunc) + " dtypes");
     }
-    check_scalars_fit(ufunc, args, loop);
+    // A requested dtype is a cast the scalar must survive, as in NumPy.
+    const std::optional<bool> constant =
+        options.dtype ? std::nullopt : out_of_range_comparison(ufunc, args, loop);
+    if (!constant) {
+        check_scalars_fit(ufunc, args, loop);
+    }
     const std::optional<Shape> shape = broadcast_shape(ufunc, args);
     const DType result = output_dtype(ufunc, loop);
     std::vector<Argument> call(args.begin(), args.end());
@@ -248,8 +273,15 @@ ndarray call_ufunc(const UfuncDefinition& ufunc, std::span<const Argument> args,
         check_out(ufunc, *options.out, result, shape);
         call.emplace_back(*options.out);
     }
-    return run(ufunc_kernel(ufunc, loop, options.out ? options.out->dtype() : result), call, shape,
-               options);
+    if (constant) {
+        return filled(ufunc, *constant, args, shape, options);
+    }
+    const DType written = options.out ? options.out->dtype() : result;
+    if (const ElementwiseKernel* exact =
+            options.dtype ? nullptr : integer_comparison_kernel(ufunc, args, loop, written)) {
+        return run(*exact, call, shape, options);
+    }
+    return run(ufunc_kernel(ufunc, loop, written), call, shape, options);
 }
 
 namespace {

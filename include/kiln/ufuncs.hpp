@@ -3,12 +3,14 @@
 // `out` and an optional `dtype`. Each runs as one ElementwiseKernel per ufunc and loop dtype,
 // compiled once and cached like every other.
 //
-// Types follow NumPy 2 (NEP 50): arrays promote as numpy.promote_types; a C++ scalar is "weak",
-// so it takes the arrays' dtype when its kind (bool < integer < floating < complex) is not
+// Types follow NumPy 2 (NEP 50): arrays promote as numpy.result_type (numpy.promote_types for
+// two; three or more find one common dtype, as NumPy does, not a fold of pairs); a C++ scalar is
+// "weak", so it takes the arrays' dtype when its kind (bool < integer < floating < complex) is not
 // higher (`float32 array * 2.0` is float32), and a scalar that the dtype cannot represent is a
-// TypeError. Integer arithmetic wraps; integer division and remainder by zero give 0; true
-// division of integers is float64; math functions of integers compute in the smallest floating
-// dtype that holds them (int8 -> float16, int16 -> float32, wider -> float64).
+// TypeError, except in a comparison, which is exact (`int8 array < 1000` is all true). Integer
+// arithmetic wraps; integer division and remainder by zero give 0; true division of integers is
+// float64; math functions of integers compute in the smallest floating dtype that holds them (int8
+// -> float16, int16 -> float32, wider -> float64).
 #pragma once
 
 #include <kiln/argument.hpp>

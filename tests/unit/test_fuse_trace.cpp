@@ -266,6 +266,16 @@ TEST(FuseTrace, UnsupportedOperationsAreErrorsNamingThem) {
     const auto wide = [](auto x) { return x + 1000; };
     message = error_of<kiln::TypeError>([&] { (void)define(wide, array_of(DType::int8, 1)); });
     EXPECT_NE(message.find("int8"), std::string::npos) << message;
+    // int64 with uint64 compares exactly eagerly; fused, it would compare in float64 and round.
+    const auto less = [](auto x, auto y) { return x < y; };
+    message = error_of<kiln::TypeError>(
+        [&] { (void)define(less, array_of(DType::int64, 1), array_of(DType::uint64, 1)); });
+    EXPECT_EQ(message,
+              "kiln::fuse: fused: less: cannot compare integers of mixed signedness "
+              "exactly (int64 with uint64); call it outside kiln::fuse");
+    // Arithmetic on them promotes to float64 there as eagerly, and traces.
+    const auto sum = [](auto x, auto y) { return x + y; };
+    (void)define(sum, array_of(DType::int64, 1), array_of(DType::uint64, 1));
 }
 
 TEST(FuseTrace, ASecondReductionIsAnErrorNamingIt) {

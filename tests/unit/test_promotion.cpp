@@ -32,6 +32,25 @@ TEST(Promotion, ArraysPromoteAsPromoteTypes) {
     EXPECT_EQ(promote({DType::bool_, DType::bool_}), DType::bool_);
 }
 
+TEST(Promotion, ManyArraysPromoteAsNumPysDTypeSequence) {
+    using enum DType;
+    // numpy/_core/tests/test_nep50_promotions.py: test_expected_promotion's third set, whose
+    // pairwise fold (int16, uint16 -> int32; int32, float16 -> float64) NumPy does not take.
+    EXPECT_EQ(promote({int16, uint16, float16}), float32);
+    EXPECT_EQ(promote({float16, int16, uint16, int8, uint8}), float32);
+    // float16 leads, having NumPy's highest type number: int8, uint8 do not meet as int16.
+    EXPECT_EQ(promote({int8, uint8, float16}), float16);
+    EXPECT_EQ(promote({uint8, float16, int8}), float16);
+    EXPECT_EQ(promote({int16, uint16, complex64}), complex64);
+    EXPECT_EQ(promote({int16, uint16, float32, int8}), float32);
+    // Without float16 or a mix across kinds, it is the pairwise answer.
+    EXPECT_EQ(promote({int8, uint16, uint32}), int64);
+    EXPECT_EQ(promote({int64, uint64, float16}), float64);
+    EXPECT_EQ(promote({int16, uint16}, {float64}), float64);
+    EXPECT_EQ(promote({int8, uint8, float16}, {complex128}), complex64);
+    EXPECT_THROW((void)kiln::detail::promote_dtypes({}), kiln::TypeError);
+}
+
 TEST(Promotion, ScalarsAreWeak) {
     // float32 array * 2.0 stays float32; int8 array + 1 stays int8.
     EXPECT_EQ(promote({DType::float32}, {DType::float64}), DType::float32);

@@ -4,6 +4,8 @@
 #include <kiln/distributed/group.hpp>
 #include <kiln/error.hpp>
 
+#include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -11,12 +13,23 @@ namespace kiln::distributed {
 
 namespace {
 
-// The calling thread's open groups: how deeply nested, and the communicators called in them.
+// The calling thread's open groups: how deeply nested, and the communicators called in them,
+// held so that one destroyed meanwhile is still there to finish and free at the end.
 struct OpenGroups {
     int depth = 0;
-    std::vector<Communicator::State*> members;
+    std::vector<std::shared_ptr<Communicator::State>> members;
 };
 thread_local OpenGroups open_groups;
+
+[[noreturn]] void refuse_orphans(const std::vector<std::shared_ptr<Communicator::State>>& orphans) {
+    const Communicator::State& first = *orphans.front();
+    throw Error("kiln: Group.end: " + std::to_string(orphans.size()) +
+                " Communicator(s) called in this group (the first: rank " +
+                std::to_string(first.rank) + " of " + std::to_string(first.size) + " on device " +
+                std::to_string(first.device) +
+                ") were destroyed before the group ended, but a Communicator must outlive every "
+                "group it is called in; kiln finished their calls and freed them now");
+}
 
 }  // namespace
 
@@ -45,17 +58,35 @@ void Group::end() {
     }
     open_ = false;
     --open_groups.depth;
-    std::vector<Communicator::State*> members;
+    std::vector<std::shared_ptr<Communicator::State>> members;
     if (open_groups.depth == 0) {
         members.swap(open_groups.members);
     }
+    // Every member leaves the group first, so that no failure below leaves one counted in it;
+    // those whose Communicator is gone are released once the library has launched the group.
+    std::vector<std::shared_ptr<Communicator::State>> orphans;
+    for (const auto& member : members) {
+        const std::scoped_lock lock(member->mutex);
+        if (--member->open_groups == 0 && member->orphaned) {
+            orphans.push_back(member);
+        }
+    }
     if (detail::backend().collectives().group_end() == detail::Progress::in_progress) {
-        for (auto* member : members) {
+        for (const auto& member : members) {
+            const std::scoped_lock lock(member->mutex);
             member->pending = true;
         }
     }
+    for (const auto& orphan : orphans) {
+        const std::scoped_lock lock(orphan->mutex);
+        orphan->release();
+    }
+    if (!orphans.empty()) {
+        refuse_orphans(orphans);
+    }
     // Each settles in turn; one that throws leaves the others pending, for their next call.
-    for (auto* member : members) {
+    for (const auto& member : members) {
+        const std::scoped_lock lock(member->mutex);
         member->check_usable("group");
     }
 }
@@ -69,12 +100,13 @@ bool join_open_group(distributed::Communicator::State& member) {
     if (groups.depth == 0) {
         return false;
     }
-    for (const auto* known : groups.members) {
-        if (known == &member) {
+    for (const auto& known : groups.members) {
+        if (known.get() == &member) {
             return true;
         }
     }
-    groups.members.push_back(&member);
+    groups.members.push_back(member.shared_from_this());
+    ++member.open_groups;
     return true;
 }
 

@@ -4,6 +4,7 @@
 #include <kiln/distributed/group.hpp>
 #include <kiln/error.hpp>
 
+#include <exception>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -12,6 +13,8 @@
 namespace kiln::distributed {
 
 namespace {
+
+using detail::Progress;
 
 // The calling thread's open groups: how deeply nested, and the communicators called in them,
 // held so that one destroyed meanwhile is still there to finish and free at the end.
@@ -62,24 +65,30 @@ void Group::end() {
     if (open_groups.depth == 0) {
         members.swap(open_groups.members);
     }
-    // Every member leaves the group first, so that no failure below leaves one counted in it;
-    // those whose Communicator is gone are released once the library has launched the group.
+    // The library launches the group before any member's lock is taken: another thread may hold
+    // one while it waits for the group's calls. Then every member leaves the group, even when
+    // the launch failed; those whose Communicator is gone are released.
+    Progress launched = Progress::done;
+    std::exception_ptr launch_failure;
+    try {
+        launched = detail::backend().collectives().group_end();
+    } catch (...) {
+        launch_failure = std::current_exception();
+    }
     std::vector<std::shared_ptr<Communicator::State>> orphans;
     for (const auto& member : members) {
         const std::scoped_lock lock(member->mutex);
+        member->pending = member->pending || launched == Progress::in_progress;
         if (--member->open_groups == 0 && member->orphaned) {
             orphans.push_back(member);
-        }
-    }
-    if (detail::backend().collectives().group_end() == detail::Progress::in_progress) {
-        for (const auto& member : members) {
-            const std::scoped_lock lock(member->mutex);
-            member->pending = true;
         }
     }
     for (const auto& orphan : orphans) {
         const std::scoped_lock lock(orphan->mutex);
         orphan->release();
+    }
+    if (launch_failure) {
+        std::rethrow_exception(launch_failure);
     }
     if (!orphans.empty()) {
         refuse_orphans(orphans);

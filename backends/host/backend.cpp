@@ -246,7 +246,7 @@ public:
         if (stream.is_default()) {
             throw Error("kiln: begin_capture: the legacy default stream cannot be captured");
         }
-        streams_.queue(stream.native())->begin_capture();
+        streams_.queue(stream.native())->begin_capture(stream.native());
     }
     [[nodiscard]] NativeGraph end_capture(StreamView stream) override {
         return new HostGraph{std::make_shared<const std::vector<host::Task>>(

@@ -1,6 +1,10 @@
 #include "event.hpp"
 
+#include "capture.hpp"
+
 #include <kiln/error.hpp>
+
+#include <string>
 
 #include <chrono>
 
@@ -18,7 +22,9 @@ std::int64_t now_ns() {
 
 void HostEvent::record(Streams& streams, void* stream) {
     auto mark = std::make_shared<Mark>();
-    mark->stream = streams.queue(stream)->state();
+    const auto queue = streams.queue(stream);
+    mark->stream = queue->state();
+    mark->capture = queue->capture();
     const bool timed = !flags_.disable_timing;
     mark->number = streams.push(stream, [mark, timed] {
         if (timed) {
@@ -34,8 +40,19 @@ std::shared_ptr<HostEvent::Mark> HostEvent::mark() const {
     return mark_;
 }
 
+std::shared_ptr<HostEvent::Mark> HostEvent::reached_mark(const char* call) const {
+    auto mark = this->mark();
+    if (mark && mark->capture) {
+        throw Error(std::string("kiln: event ") + call +
+                    ": the event was recorded during a graph capture, where it marks work that "
+                    "runs only when the graph is launched (CUDA refuses it too: "
+                    "cudaErrorCapturedEvent)");
+    }
+    return mark;
+}
+
 bool HostEvent::done() const {
-    const auto mark = this->mark();
+    const auto mark = reached_mark("query");
     return !mark || mark->stream->done(mark->number);
 }
 
@@ -46,7 +63,7 @@ void HostEvent::synchronize() const {
             "stream, where it may wait for itself; CUDA refuses it too "
             "(cudaErrorNotPermitted)");
     }
-    const auto mark = this->mark();
+    const auto mark = reached_mark("synchronize");
     if (!mark) {
         return;
     }
@@ -57,7 +74,13 @@ void HostEvent::synchronize() const {
 }
 
 void HostEvent::make_wait(Streams& streams, void* stream) const {
-    if (const auto mark = this->mark()) {
+    const auto mark = this->mark();
+    if (!mark) {
+        return;
+    }
+    if (mark->capture) {
+        streams.queue(stream)->wait_in_capture(mark->capture, *mark->stream, mark->number, stream);
+    } else {
         (void)streams.push(stream, [mark] { mark->stream->wait(mark->number); });
     }
 }

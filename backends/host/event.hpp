@@ -22,11 +22,14 @@ public:
     // Marks the stream's work queued so far; the stream stamps the time when it gets there.
     void record(Streams& streams, void* stream);
     // Whether the stream has reached the mark; true for an event never recorded, as on a GPU.
+    // Error for a mark recorded during a graph capture, as synchronize.
     [[nodiscard]] bool done() const;
     // Waits for the mark, then rethrows the first exception the marked stream's work threw.
-    // Error from a host function, which would wait for itself.
+    // Error from a host function, which would wait for itself, and for a mark recorded during a
+    // graph capture, which the stream never reaches.
     void synchronize() const;
-    // Makes `stream`'s later work wait for the mark.
+    // Makes `stream`'s later work wait for the mark. A mark recorded during a graph capture
+    // forks `stream` into the capture, or joins it if it is in it already (capture.hpp).
     void make_wait(Streams& streams, void* stream) const;
     // Milliseconds from `start`'s mark to `end`'s. Error when either is untimed, unrecorded or
     // not yet reached.
@@ -35,11 +38,15 @@ public:
 private:
     struct Mark {
         std::shared_ptr<StreamState> stream;
+        // Recorded during a graph capture: `number` counts the stream's tasks in the capture.
+        std::shared_ptr<Capture> capture;
         std::uint64_t number = 0;
         std::atomic<std::int64_t> nanoseconds{-1};  // steady clock, once reached
     };
 
     [[nodiscard]] std::shared_ptr<Mark> mark() const;
+    // The mark, or Error naming `call` when it was recorded during a graph capture.
+    [[nodiscard]] std::shared_ptr<Mark> reached_mark(const char* call) const;
 
     int device_;
     EventFlags flags_;

@@ -1,5 +1,8 @@
 #include "stream_queue.hpp"
 
+#include "capture.hpp"
+#include "handle_text.hpp"
+
 #include <kiln/error.hpp>
 
 #include <chrono>
@@ -44,6 +47,18 @@ std::exception_ptr StreamState::take_error() {
     return std::exchange(error_, nullptr);
 }
 
+bool StreamState::failed() const {
+    const std::scoped_lock lock(mutex_);
+    return error_ != nullptr;
+}
+
+void StreamState::leave_capture(const Capture& capture) {
+    const std::scoped_lock lock(mutex_);
+    if (capture_.get() == &capture) {
+        capture_.reset();
+    }
+}
+
 StreamQueue::~StreamQueue() {
     {
         const std::scoped_lock lock(state_->mutex_);
@@ -67,9 +82,8 @@ std::uint64_t StreamQueue::push(Task task) {
     std::uint64_t number = 0;
     {
         const std::scoped_lock lock(state.mutex_);
-        if (state.captured_) {
-            state.captured_->push_back(std::move(task));
-            return state.pushed_;
+        if (state.capture_) {
+            return state.capture_->add(state, std::move(task));
         }
         // Started before the task is counted: if starting throws, nothing waits for a task that
         // no thread would run.
@@ -83,27 +97,53 @@ std::uint64_t StreamQueue::push(Task task) {
     return number;
 }
 
-void StreamQueue::begin_capture() {
+void StreamQueue::begin_capture(void* handle) {
     const std::scoped_lock lock(state_->mutex_);
-    if (state_->captured_) {
-        throw Error("kiln: begin_capture: the host stream is already capturing");
+    if (state_->capture_) {
+        throw Error("kiln: begin_capture: host stream " + handle_text(handle) +
+                    " is already capturing");
     }
-    state_->captured_.emplace();
+    state_->capture_ = std::make_shared<Capture>(state_, handle);
 }
 
 std::vector<Task> StreamQueue::end_capture() {
-    const std::scoped_lock lock(state_->mutex_);
-    if (!state_->captured_) {
+    std::shared_ptr<Capture> capture = this->capture();
+    if (!capture) {
         throw Error("kiln: end_capture: the host stream is not capturing");
     }
-    std::vector<Task> tasks = std::move(*state_->captured_);
-    state_->captured_.reset();
-    return tasks;
+    if (!capture->began_on(*state_)) {
+        throw Error(
+            "kiln: end_capture: the host stream was forked into a capture begun on another "
+            "stream; end the capture on that stream (CUDA refuses it too: "
+            "cudaErrorStreamCaptureUnmatched)");
+    }
+    return capture->end();
 }
 
 bool StreamQueue::capturing() const {
+    return capture() != nullptr;
+}
+
+std::shared_ptr<Capture> StreamQueue::capture() const {
     const std::scoped_lock lock(state_->mutex_);
-    return state_->captured_.has_value();
+    return state_->capture_;
+}
+
+void StreamQueue::wait_in_capture(const std::shared_ptr<Capture>& capture,
+                                  const StreamState& recorder, std::uint64_t count, void* handle) {
+    {
+        const std::scoped_lock lock(state_->mutex_);
+        if (!state_->capture_) {
+            capture->fork(state_, handle);
+            state_->capture_ = capture;
+        } else if (state_->capture_ != capture) {
+            throw Error("kiln: stream_wait_event: host stream " + handle_text(handle) +
+                        " is capturing a graph and waits on an event recorded in another "
+                        "stream's capture; one graph cannot depend on another's work (CUDA "
+                        "refuses it too: cudaErrorStreamCaptureIsolation)");
+        }
+    }
+    capture->join(*state_, recorder, count);
 }
 
 void StreamQueue::work(StreamState& state) {

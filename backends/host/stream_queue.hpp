@@ -10,7 +10,6 @@
 #include <functional>
 #include <memory>
 #include <mutex>
-#include <optional>
 #include <thread>
 #include <vector>
 
@@ -18,6 +17,8 @@ namespace kiln::detail::host {
 
 // One piece of a stream's work. Copyable, so that a captured graph replays it.
 using Task = std::function<void()>;
+
+class Capture;
 
 // Everything of a stream but its thread: the queued tasks, how far they have got, and the first
 // exception one threw. Events, and the waits one stream queues on another, hold this and never
@@ -32,6 +33,10 @@ public:
     void wait(std::uint64_t number) const;
     // The first exception a task threw since the last call, and clears it.
     [[nodiscard]] std::exception_ptr take_error();
+    // Whether a task threw an exception that take_error() has not yet taken.
+    [[nodiscard]] bool failed() const;
+    // Stops recording into `capture`, if the stream still does.
+    void leave_capture(const Capture& capture);
 
 private:
     friend class StreamQueue;
@@ -43,7 +48,8 @@ private:
     std::uint64_t completed_ = 0;
     std::exception_ptr error_;
     bool stopping_ = false;
-    std::optional<std::vector<Task>> captured_;
+    // The graph capture this stream records into, if any (see capture.hpp).
+    std::shared_ptr<Capture> capture_;
 };
 
 class StreamQueue {
@@ -71,10 +77,18 @@ public:
     void wait(std::uint64_t number) const { state_->wait(number); }
     [[nodiscard]] std::exception_ptr take_error() { return state_->take_error(); }
 
-    // Capture: tasks pushed from begin_capture() to end_capture() are recorded, not run.
-    void begin_capture();
+    // Capture: tasks pushed from begin_capture() to end_capture() are recorded, not run, with
+    // those of the streams forked into the capture. `handle` names this stream in errors.
+    void begin_capture(void* handle);
+    // The capture's tasks. Error on a stream forked into a capture begun on another stream.
     [[nodiscard]] std::vector<Task> end_capture();
     [[nodiscard]] bool capturing() const;
+    // The capture this stream records into; null when it does not.
+    [[nodiscard]] std::shared_ptr<Capture> capture() const;
+    // This stream (`handle`) waits on an event that `recorder` recorded, after its `count`th
+    // task, in `capture`: it joins the capture (a fork), or it is in it already (a join).
+    void wait_in_capture(const std::shared_ptr<Capture>& capture, const StreamState& recorder,
+                         std::uint64_t count, void* handle);
 
 private:
     static void work(StreamState& state);

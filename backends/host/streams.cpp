@@ -1,11 +1,11 @@
 #include "streams.hpp"
 
 #include "../../core/lifetime.hpp"
+#include "handle_text.hpp"
 
 #include <kiln/error.hpp>
 
 #include <algorithm>
-#include <sstream>
 #include <string>
 #include <utility>
 
@@ -45,10 +45,17 @@ void push_wait(StreamQueue& stream, std::shared_ptr<StreamState> target, std::ui
     (void)stream.push([target = std::move(target), number] { target->wait(number); });
 }
 
-std::string handle_text(void* handle) {
-    std::ostringstream text;
-    text << handle;
-    return text.str();
+// The legacy stream's wait for a blocking stream also takes over that stream's failure, so the
+// legacy stream's next synchronization (a synchronous copy's) reports it, as CUDA reports a
+// fault of any stream at the next synchronizing call.
+void push_legacy_wait(StreamQueue& legacy, std::shared_ptr<StreamState> target,
+                      std::uint64_t number) {
+    (void)legacy.push([target = std::move(target), number] {
+        target->wait(number);
+        if (const std::exception_ptr error = target->take_error()) {
+            std::rethrow_exception(error);
+        }
+    });
 }
 
 }  // namespace
@@ -161,8 +168,10 @@ std::uint64_t Streams::push(void* handle, Task task) {
                          [](const auto& stream) { return stream->blocking(); });
         }
         for (auto& stream : blocking) {
-            if (const std::uint64_t last = stream->last(); !stream->done(last)) {
-                push_wait(*target, stream->state(), last);
+            // done() before failed(): a task's failure is kept before it counts as done.
+            if (const std::uint64_t last = stream->last();
+                !stream->done(last) || stream->state()->failed()) {
+                push_legacy_wait(*target, stream->state(), last);
             }
         }
     } else {

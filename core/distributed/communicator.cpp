@@ -42,6 +42,7 @@ StreamView stream_for(const Communicator::State& state, std::string_view operati
 template <class Call>
 void run(Communicator::State& state, std::string_view operation, std::optional<StreamView> stream,
          Call call) {
+    const std::scoped_lock lock(state.mutex);
     state.check_usable(operation);
     detail::NativeStream const native = stream_for(state, operation, stream).native();
     const DeviceGuard on_device{Device(state.device)};
@@ -127,7 +128,7 @@ Communicator::Communicator(const Device& device, const UniqueId& id, int rank, i
                          " but must be in [0, " + std::to_string(size) + ")");
     }
     detail::Collectives& library = usable_library();
-    state_ = std::make_unique<State>();
+    state_ = std::make_shared<State>();
     state_->library = &library;
     state_->rank = rank;
     state_->size = size;
@@ -139,31 +140,20 @@ Communicator::Communicator(const Device& device, const UniqueId& id, int rank, i
     });
 }
 
+// A communicator still in an open group (a misuse) is released when the last such group ends,
+// which reports it; a destructor cannot throw.
 Communicator::~Communicator() {
-    if (!state_ || state_->aborted || detail::process_exiting()) {
+    if (!state_ || detail::process_exiting()) {
         return;
     }
-    // Flush the communicator's work, then free it; one that does not finish in time is aborted.
-    State& s = *state_;
-    try {
-        const DeviceGuard on_device{Device(s.device)};
-        const bool flushed = s.library->finalize(s.comm) == detail::Progress::done ||
-                             detail::wait_for(
-                                 [&s] {
-                                     auto status = s.library->status(s.comm);
-                                     return detail::Poll{status.progress == detail::Progress::done,
-                                                         std::move(status.error)};
-                                 },
-                                 s.timeout)
-                                     .outcome == detail::WaitOutcome::done;
-        if (flushed) {
-            s.library->destroy(s.comm);
-        } else {
-            s.library->abort(s.comm);
+    {
+        const std::scoped_lock lock(state_->mutex);
+        if (state_->open_groups > 0) {
+            state_->orphaned = true;
+            return;
         }
-    } catch (...) {
-        s.abort_with("its destructor failed to free it");
     }
+    state_->release();
 }
 
 Communicator::Communicator(Communicator&& other) noexcept = default;
@@ -176,7 +166,7 @@ Communicator& Communicator::operator=(Communicator&& other) noexcept {
 }
 
 namespace {
-Communicator::State& require(const std::unique_ptr<Communicator::State>& state) {
+Communicator::State& require(const std::shared_ptr<Communicator::State>& state) {
     if (!state) {
         throw Error("kiln: use of a moved-from Communicator");
     }
@@ -194,24 +184,34 @@ int Communicator::device() const {
     return require(state_).device;
 }
 std::chrono::milliseconds Communicator::timeout() const {
-    return require(state_).timeout;
+    State& s = require(state_);
+    const std::scoped_lock lock(s.mutex);
+    return s.timeout;
 }
 void Communicator::set_timeout(std::chrono::milliseconds timeout) {
     if (timeout.count() < 0) {
         throw ValueError("kiln: Communicator.set_timeout: the timeout is " +
                          std::to_string(timeout.count()) + " ms but must not be negative");
     }
-    require(state_).timeout = timeout;
+    State& s = require(state_);
+    const std::scoped_lock lock(s.mutex);
+    s.timeout = timeout;
 }
 bool Communicator::aborted() const {
-    return require(state_).aborted;
+    State& s = require(state_);
+    const std::scoped_lock lock(s.mutex);
+    return s.aborted;
 }
 void* Communicator::native() const {
-    return require(state_).comm;
+    State& s = require(state_);
+    const std::scoped_lock lock(s.mutex);
+    return s.comm;
 }
 
 void Communicator::abort() const {
-    require(state_).abort_with("the program called abort()");
+    State& s = require(state_);
+    const std::scoped_lock lock(s.mutex);
+    s.abort_with("the program called abort()");
 }
 
 void Communicator::all_reduce(const ndarray& in, const ndarray& out, ReduceOp op,
@@ -335,6 +335,7 @@ void Communicator::group(const std::function<void()>& operations) const {
 
 void Communicator::synchronize(std::optional<StreamView> stream) const {
     State& s = require(state_);
+    const std::scoped_lock lock(s.mutex);
     const std::string operation =
         s.last_operation.empty() ? "synchronize" : "synchronize after " + s.last_operation;
     if (detail::group_open()) {

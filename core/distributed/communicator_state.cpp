@@ -57,6 +57,25 @@ void Communicator::State::fail(std::string_view operation, const std::string& wh
     throw CommunicatorError(rank, size, std::string(operation), reason);
 }
 
+void Communicator::State::release() noexcept {
+    if (aborted) {
+        return;
+    }
+    try {
+        const DeviceGuard on_device{Device(device)};
+        const bool flushed = library->finalize(comm) == detail::Progress::done ||
+                             detail::wait_for([this] { return poll(); }, timeout).outcome ==
+                                 detail::WaitOutcome::done;
+        if (flushed) {
+            library->destroy(comm);
+        } else {
+            library->abort(comm);
+        }
+    } catch (...) {
+        abort_with("its destructor failed to free it");
+    }
+}
+
 void Communicator::State::abort_with(const std::string& reason) noexcept {
     if (aborted) {
         return;

@@ -277,6 +277,74 @@ TEST(Communicator, MovedFromIsAnError) {
     EXPECT_THROW((void)comm.rank(), kiln::Error);  // NOLINT(bugprone-use-after-move)
 }
 
+// A Communicator destroyed while a group it was called in is open (a misuse): the group's end
+// still completes its call and frees it, then says what happened, instead of touching freed
+// memory.
+TEST(Communicator, DestroyedBeforeItsGroupEndsIsAnErrorAtTheEnd) {
+    KILN_REQUIRE_COLLECTIVES();
+    std::optional<Communicator> comm(one_rank());
+    const kiln::ndarray in = device_values<float>(0);
+    const kiln::ndarray out = device_values<float>(3);
+    Group group;
+    comm->all_reduce(in, out);
+    comm.reset();
+    try {
+        group.end();
+        ADD_FAILURE() << "expected kiln::Error";
+    } catch (const kiln::Error& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("Group.end"), std::string::npos) << what;
+        EXPECT_NE(what.find("destroyed before the group ended"), std::string::npos) << what;
+    }
+    kiln::Device::current().synchronize();
+    expect_elements<float>(
+        out, [](std::size_t i) { return kiln::test::rank_value<float>(i, 0); },
+        "the destroyed communicator's all_reduce");
+}
+
+// One communicator called from several threads at once, each on its own stream: the calls run
+// one at a time and every result is right.
+TEST(Communicator, OneCommunicatorCalledFromSeveralThreads) {
+    KILN_REQUIRE_COLLECTIVES();
+    Communicator comm = one_rank();
+    constexpr int threads = 4;
+    constexpr int rounds = 40;
+    std::vector<std::string> errors(threads);
+    std::vector<std::thread> running;
+    running.reserve(threads);
+    for (int t = 0; t < threads; ++t) {
+        running.emplace_back([&, t] {
+            try {
+                const kiln::Stream stream(true);
+                const kiln::StreamGuard on_stream(stream);
+                const kiln::ndarray in = device_values<std::int32_t>(t);
+                for (int round = 0; round < rounds; ++round) {
+                    const kiln::ndarray out = device_values<std::int32_t>(7);
+                    comm.all_reduce(in, out, ReduceOp::sum, stream.view());
+                    comm.set_timeout(comm.timeout());
+                    comm.synchronize(stream.view());
+                    expect_elements<std::int32_t>(
+                        out,
+                        [t](std::size_t i) { return kiln::test::rank_value<std::int32_t>(i, t); },
+                        "thread " + std::to_string(t) + ", round " + std::to_string(round));
+                    if (::testing::Test::HasFailure()) {
+                        return;
+                    }
+                }
+            } catch (const std::exception& e) {
+                errors[static_cast<std::size_t>(t)] = e.what();
+            }
+        });
+    }
+    for (std::thread& thread : running) {
+        thread.join();
+    }
+    for (int t = 0; t < threads; ++t) {
+        EXPECT_EQ(errors[static_cast<std::size_t>(t)], "") << "thread " << t;
+    }
+    EXPECT_FALSE(comm.aborted());
+}
+
 // ---- Two devices, one process ----
 
 // Two devices, and the backend's library of collectives.

@@ -236,6 +236,64 @@ TEST(HostBackend, FailureOfADestroyedStreamSurfacesAtDeviceSynchronize) {
     EXPECT_NO_THROW(kiln::Device::current().synchronize()) << "the error is reported once";
 }
 
+// A synchronous copy is ordered after every blocking stream's earlier work, as cudaMemcpy is, so
+// it reports their failures too, once: whether the failed work was still running or had ended.
+// A non-blocking stream's failure stays with it.
+TEST(HostBackend, SynchronousCopyReportsFailuresOfTheBlockingStreamsItWaitedFor) {
+    KILN_REQUIRE_HOST();
+    TestKernels kernels;
+    const kiln::ndarray value = kiln::zeros({1}, kiln::int32);
+    auto* target = static_cast<int*>(value.data());
+    const int source = 7;
+    int copied = 0;
+    const auto copy = [&] { kiln::detail::backend().copy(&copied, &source, sizeof source); };
+    const kiln::Stream blocking;
+    kernels.spin(blocking, spin_cycles(20));
+    kernels.fail(blocking, target);
+    try {
+        copy();
+        ADD_FAILURE() << "expected kiln::BackendError";
+    } catch (const kiln::BackendError& e) {
+        EXPECT_TRUE(contains(e.what(), "failed on purpose")) << e.what();
+    }
+    EXPECT_EQ(copied, 7) << "the copy itself ran";
+    EXPECT_NO_THROW(blocking.synchronize()) << "the error is reported once";
+
+    kernels.fail(blocking, target);
+    while (!blocking.done()) {
+        std::this_thread::yield();
+    }
+    EXPECT_THROW(copy(), kiln::BackendError) << "a failure of work that had ended";
+    EXPECT_NO_THROW(copy());
+
+    const kiln::Stream non_blocking(true);
+    kernels.fail(non_blocking, target);
+    while (!non_blocking.done()) {
+        std::this_thread::yield();
+    }
+    EXPECT_NO_THROW(copy());
+    EXPECT_THROW(non_blocking.synchronize(), kiln::BackendError);
+}
+
+// An event recorded during a capture marks work that runs only in the graph's launches: waiting
+// for it or asking whether it is done is an error (CUDA: cudaErrorCapturedEvent), not an answer.
+TEST(HostBackend, AnEventRecordedInACaptureCannotBeWaitedForOutsideIt) {
+    KILN_REQUIRE_HOST();
+    const kiln::Stream stream(true);
+    stream.begin_capture();
+    const kiln::Event captured = stream.record();
+    try {
+        captured.synchronize();
+        ADD_FAILURE() << "expected kiln::Error";
+    } catch (const kiln::Error& e) {
+        EXPECT_TRUE(contains(e.what(), "recorded during a graph capture")) << e.what();
+    }
+    EXPECT_THROW((void)captured.done(), kiln::Error);
+    (void)stream.end_capture();
+    const kiln::Stream other(true);
+    EXPECT_THROW(other.wait_event(captured), kiln::Error) << "the capture has ended";
+}
+
 // A host function that synchronizes would wait for itself: it gets an error instead of a hang.
 TEST(HostBackend, SynchronizingInsideAHostFunctionIsAnError) {
     KILN_REQUIRE_HOST();

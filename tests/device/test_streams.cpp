@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <thread>
 
 namespace {
@@ -233,6 +234,70 @@ TEST(Graph, CaptureRunsNothingThenReplaysManyTimes) {
     }
     stream.synchronize();
     EXPECT_EQ(counter.value(), 10);
+}
+
+// Fork/join capture, as CUDA captures across streams: a stream that waits on an event recorded
+// in a capture joins it, and its work belongs to the graph once the capturing stream waits on an
+// event recorded after that work.
+TEST(Graph, AForkedStreamsWorkIsCapturedInOrder) {
+    KILN_REQUIRE_DEVICE();
+    TestKernels kernels;
+    DeviceInt first;
+    DeviceInt second;
+    kiln::Stream origin(true);
+    kiln::Stream forked(true);
+    origin.begin_capture();
+    kernels.increment(origin, first.get());
+    forked.wait_event(origin.record());
+    kernels.copy_int(forked, first.get(), second.get());
+    kernels.increment(forked, second.get());
+    origin.wait_event(forked.record());
+    kernels.increment(origin, first.get());
+    const kiln::Graph graph = origin.end_capture();
+    origin.synchronize();
+    forked.synchronize();
+    EXPECT_EQ(first.value(), 0) << "captured work must not run";
+    EXPECT_EQ(second.value(), 0) << "the forked stream's captured work must not run";
+    // Each launch: first += 1, second = first + 1, first += 1.
+    graph.launch(origin);
+    origin.synchronize();
+    EXPECT_EQ(first.value(), 2);
+    EXPECT_EQ(second.value(), 2);
+    graph.launch(origin);
+    origin.synchronize();
+    EXPECT_EQ(first.value(), 4);
+    EXPECT_EQ(second.value(), 4);
+    // The forked stream left the capture with it: its work runs at once again.
+    kernels.increment(forked, second.get());
+    forked.synchronize();
+    EXPECT_EQ(second.value(), 5);
+}
+
+// A forked stream whose last work the capture never waited for: ending the capture is an error
+// (cudaErrorStreamCaptureUnjoined), and both streams run their work again afterwards.
+TEST(Graph, EndingACaptureWithAnUnjoinedForkIsAnError) {
+    KILN_REQUIRE_DEVICE();
+    TestKernels kernels;
+    DeviceInt value;
+    kiln::Stream origin(true);
+    kiln::Stream forked(true);
+    origin.begin_capture();
+    kernels.increment(origin, value.get());
+    forked.wait_event(origin.record());
+    kernels.increment(forked, value.get());
+    try {
+        (void)origin.end_capture();
+        ADD_FAILURE() << "expected kiln::Error";
+    } catch (const kiln::Error& e) {
+        if (kiln::test::is_host()) {
+            EXPECT_NE(std::string(e.what()).find("not joined back"), std::string::npos) << e.what();
+        }
+    }
+    kernels.increment(forked, value.get());
+    kernels.increment(origin, value.get());
+    forked.synchronize();
+    origin.synchronize();
+    EXPECT_EQ(value.value(), 2) << "only the work after the failed capture ran";
 }
 
 TEST(Device, GuardRestoresTheCurrentDevice) {

@@ -46,6 +46,11 @@ struct UniqueId {
 //
 // One thread driving the communicators of several devices puts their calls in one group
 // (Group, group()): alone, the first call may wait for the others, which never come.
+//
+// Calls on one communicator from several threads are safe: they run one at a time (a call that
+// waits, such as synchronize, holds the others back until it returns, within the timeout). A
+// communicator must outlive every group it is called in: one destroyed while such a group is
+// still open is freed when the group ends, and Group::end() then throws Error saying so.
 class Communicator {
 public:
     static constexpr std::chrono::milliseconds default_timeout{std::chrono::minutes(5)};
@@ -139,7 +144,7 @@ public:
     struct State;
 
 private:
-    std::unique_ptr<State> state_;
+    std::shared_ptr<State> state_;
 };
 
 }  // namespace kiln::distributed

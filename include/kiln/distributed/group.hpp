@@ -11,7 +11,8 @@ public:
     // Opens a group on the calling thread; groups nest, and the outermost one launches.
     Group();
     // Ends the group if end() was not called. A failure cannot be thrown from here: the
-    // communicators in the group keep it, and their next call throws it.
+    // communicators in the group keep it, and their next call throws it; a communicator destroyed
+    // too early is still freed.
     ~Group();
     Group(const Group&) = delete;
     Group& operator=(const Group&) = delete;
@@ -19,7 +20,9 @@ public:
     Group& operator=(Group&&) = delete;
 
     // Ends the group and waits until the library has launched its calls, within each
-    // communicator's timeout; throws CommunicatorError (after aborting) otherwise.
+    // communicator's timeout; throws CommunicatorError (after aborting) otherwise. Throws Error
+    // when a Communicator called in the group was destroyed before it ended (a Communicator must
+    // outlive its groups): kiln frees that one here, after the group's calls.
     void end();
 
 private:

@@ -2,6 +2,7 @@
 
 #include <kiln/error.hpp>
 
+#include <limits>
 #include <sstream>
 #include <utility>
 
@@ -93,7 +94,11 @@ OutOfMemory::OutOfMemory(std::size_t requested, std::size_t used, std::size_t li
                          std::optional<int> device)
     : Error("kiln: out of device memory allocating " + std::to_string(requested) + " bytes" +
             (device ? " on device " + std::to_string(*device) : std::string()) + " (" +
-            std::to_string(used) + " bytes in use, limit " + std::to_string(limit) + " bytes)"),
+            std::to_string(used) + " bytes in use, " +
+            (limit == std::numeric_limits<std::size_t>::max()
+                 ? std::string("no limit set")
+                 : "limit " + std::to_string(limit) + " bytes") +
+            ")"),
       requested_(requested),
       used_(used),
       limit_(limit),

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <limits>
 #include <optional>
 #include <string>
 
@@ -46,6 +47,10 @@ TEST(Errors, OutOfMemoryGivesTheFigures) {
     EXPECT_STREQ(on_device.what(),
                  "kiln: out of device memory allocating 1024 bytes on device 3 "
                  "(4096 bytes in use, limit 8192 bytes)");
+    // A pool without a limit reports the largest size as its limit; the message says so plainly.
+    const kiln::OutOfMemory unlimited(1024, 4096, std::numeric_limits<std::size_t>::max());
+    EXPECT_TRUE(contains(unlimited.what(), "(4096 bytes in use, no limit set)"))
+        << unlimited.what();
 }
 
 TEST(Errors, CompileErrorCarriesLogOptionsAndNumberedSource) {

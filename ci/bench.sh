@@ -7,8 +7,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source ci/toolchains.sh
+source ci/build_preset.sh
 bash ci/deps.sh
 preset=$(best_preset)
-cmake --preset "$preset" >/dev/null
-cmake --build --preset "$preset" --target kiln-bench >/dev/null
+build_preset "$preset" kiln-bench
 "build/$preset/bench/kiln-bench" "$@"

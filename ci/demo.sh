@@ -4,8 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source ci/toolchains.sh
+source ci/build_preset.sh
 bash ci/deps.sh
 preset=$(best_preset)
-cmake --preset "$preset" >/dev/null
-cmake --build --preset "$preset" --target kiln-demo >/dev/null
+build_preset "$preset" kiln-demo
 "build/$preset/bench/kiln-demo"

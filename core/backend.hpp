@@ -229,7 +229,7 @@ public:
                                                                    const char* name) = 0;
 };
 
-// A compiled backend by its KILN_BACKEND name; Error naming the compiled ones otherwise.
+// A compiled backend by its KILN_BACKEND name; NoDevice naming the compiled ones otherwise.
 [[nodiscard]] BackendKind parse_backend(std::string_view name);
 
 // Whether kiln destroyed this stream (after synchronizing it); see core/stream.cpp.

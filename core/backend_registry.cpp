@@ -109,8 +109,9 @@ BackendKind parse_backend(std::string_view name) {
             return kind;
         }
     }
-    throw Error("kiln: KILN_BACKEND='" + std::string(name) +
-                "' is not a backend of this build; compiled: " + compiled_list());
+    // NoDevice: device_count() reports none, with this reason, rather than throwing.
+    throw NoDevice("kiln: KILN_BACKEND='" + std::string(name) +
+                   "' is not a backend of this build; expected one of: " + compiled_list());
 }
 
 Backend& backend() {

@@ -5,6 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
 namespace {
 
 TEST(Backend, NamesMatchKilnBackendValues) {
@@ -29,6 +33,34 @@ TEST(Backend, UnknownBackendNameListsTheCompiledOnes) {
                                             : "none"),
                   std::string::npos)
             << what;
+    }
+}
+
+// A KILN_BACKEND that names no backend of this build means no device, not an exception (as
+// device_count() promises), and the reason lists the valid names. In a child process: the backend
+// is chosen once per process.
+TEST(BackendDeathTest, UnknownKilnBackendMeansNoDeviceWithAReason) {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    const char* set = std::getenv("KILN_BACKEND");  // NOLINT(concurrency-mt-unsafe)
+    const std::string before = set != nullptr ? set : "";
+    setenv("KILN_BACKEND", "cdua", 1);  // NOLINT(concurrency-mt-unsafe): the child reads it
+    std::string names;
+    for (auto kind : kiln::compiled_backends()) {
+        names += (names.empty() ? "" : ", ") + std::string(kiln::to_string(kind));
+    }
+    EXPECT_EXIT(
+        {
+            std::fprintf(stderr, "devices %d: %s\n", kiln::device_count(),
+                         kiln::no_device_reason().c_str());
+            std::_Exit(kiln::device_count() == 0 ? 3 : 0);
+        },
+        testing::ExitedWithCode(3),
+        "devices 0: kiln: KILN_BACKEND='cdua' is not a backend of this build; expected one of: " +
+            names);
+    if (set != nullptr) {
+        setenv("KILN_BACKEND", before.c_str(), 1);  // NOLINT(concurrency-mt-unsafe)
+    } else {
+        unsetenv("KILN_BACKEND");  // NOLINT(concurrency-mt-unsafe)
     }
 }
 

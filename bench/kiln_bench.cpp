@@ -208,27 +208,6 @@ std::vector<Record> run_workload(const Context& context, const Workload& workloa
     }
 }
 
-// Why no GPU runs the kernels: the host backend was asked for or is the fallback, or no backend
-// has a device.
-std::string gpu_absence_reason(bool host) {
-    if (!host || device_count() == 0) {
-        return no_device_reason();
-    }
-    const char* named = std::getenv("KILN_BACKEND");  // NOLINT(concurrency-mt-unsafe): read only
-    if (named != nullptr) {
-        return std::string("KILN_BACKEND=") + named + " picks it";
-    }
-    std::string gpu_backends;
-    for (const BackendKind kind : compiled_backends()) {
-        if (kind != BackendKind::host) {
-            gpu_backends += (gpu_backends.empty() ? "" : ", ") + std::string(to_string(kind));
-        }
-    }
-    return gpu_backends.empty()
-               ? "this build has no GPU backend"
-               : "no GPU backend of this build (" + gpu_backends + ") sees a device";
-}
-
 int run(const Options& options) {
     const RunCacheDirectory cache;
     const KokkosSession kokkos;
@@ -245,8 +224,8 @@ int run(const Options& options) {
     if (context.host && context.gpu) {
         context.host_threads = Device::current().properties().multiprocessor_count;
     }
-    const std::string no_gpu_reason =
-        context.gpu && !context.host ? "" : gpu_absence_reason(context.host);
+    // Why no GPU runs the kernels ("" when one does), from kiln itself.
+    const std::string no_gpu_reason = no_device_reason();
 
     const auto workloads = selected_workloads(options);
     if (options.list) {

@@ -238,8 +238,9 @@ public:
 // The active backend (see kiln::active_backend). Throws NoDevice when none was compiled in.
 [[nodiscard]] Backend& backend();
 
-// Why the active backend sees no device ("" when it sees one). When no backend was named by
-// KILN_BACKEND and none sees a device, the reason of each compiled backend, by name.
+// Why the active backend sees no device, or why the host backend runs the kernels ("" when a GPU
+// backend sees a device). When no backend was named by KILN_BACKEND and none sees a device, the
+// reason of each compiled backend, by name.
 [[nodiscard]] std::string reason_for_no_device();
 
 // Whether every vendor library of `backend` was loaded: it can compile, and run on a device.

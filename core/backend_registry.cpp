@@ -53,11 +53,19 @@ std::string compiled_list() {
     return list.empty() ? "none" : list;
 }
 
-// The active backend and, when it sees no device, why.
+// The active backend and, when it sees no device or runs on the CPU, why.
 struct Choice {
     Backend* backend;
     std::string reason;
 };
+
+// Why the CPU's backend runs the kernels: no GPU backend was compiled in, or none found a device
+// (`gpu_reasons`: each one's reason).
+std::string cpu_fallback_reason(const std::string& gpu_reasons) {
+    return (gpu_reasons.empty() ? std::string("this build of kiln has no GPU backend")
+                                : "no GPU backend found a device: " + gpu_reasons) +
+           "; running on the host backend";
+}
 
 // Backends are never destroyed: they must not call the vendor runtime while the process exits.
 Choice choose() {
@@ -68,15 +76,21 @@ Choice choose() {
             "(configure with KILN_ENABLE_HOST, KILN_ENABLE_CUDA or KILN_ENABLE_HIP)");
     }
     if (auto name = env::get("KILN_BACKEND")) {
-        Backend* named = make_backend(parse_backend(*name)).release();
-        return {named, named->device_count() > 0 ? "" : named->no_device_reason()};
+        const BackendKind kind = parse_backend(*name);
+        Backend* named = make_backend(kind).release();
+        if (named->device_count() == 0) {
+            return {named, named->no_device_reason()};
+        }
+        const bool cpu = traits(kind).dialect == Dialect::host;
+        return {named, cpu ? "KILN_BACKEND=" + *name + " asks for the host backend" : ""};
     }
     std::string reasons;
     std::unique_ptr<Backend> fallback;
     for (BackendKind kind : kinds) {
         auto candidate = make_backend(kind);
         if (candidate->device_count() > 0) {
-            return {candidate.release(), ""};
+            const bool cpu = traits(kind).dialect == Dialect::host;
+            return {candidate.release(), cpu ? cpu_fallback_reason(reasons) : ""};
         }
         reasons += (reasons.empty() ? "" : "; ") +
                    (kinds.size() > 1 ? std::string(to_string(kind)) + ": " : std::string()) +

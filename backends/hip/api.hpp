@@ -155,6 +155,7 @@ struct Api : Platform {
     static void range_push(const char* /*name*/) noexcept {}
     static void range_pop() noexcept {}
     static std::string error_text(hipError_t rc) { return get_error_string(rc); }
+    static std::string device_count_error(hipError_t rc) { return error_text(rc); }
 
     // HIP 5.2 has no opt-in beyond the per-block limit (set_function_attribute).
     static std::size_t shared_memory_optin(const hipDeviceProp_t& p) { return p.sharedMemPerBlock; }

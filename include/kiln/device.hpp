@@ -24,8 +24,11 @@ struct DeviceProperties {
 };
 
 // Number of devices of the active backend; 0, never an exception, when there is no driver or
-// no device. no_device_reason() says why.
+// no device, or KILN_BACKEND names no backend of this build. no_device_reason() says why.
 [[nodiscard]] int device_count();
+// Why no GPU runs the kernels: why the active backend sees no device, or, when the host backend
+// runs them, why no GPU backend does ("no GPU backend found a device: cuda: ...; running on the
+// host backend"). "" when a GPU backend sees a device.
 [[nodiscard]] std::string no_device_reason();
 
 // A device of the active backend, by index.

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -120,9 +121,39 @@ TEST(Backend, NoDeviceReasonSaysWhatWasMissing) {
         EXPECT_TRUE(reason.find("GetDeviceCount") != std::string::npos ||
                     reason.find("C++ compiler") != std::string::npos)
             << reason;
-    } else {
+    } else if (kiln::active_backend() != kiln::BackendKind::host) {
         EXPECT_EQ(reason, "");
     }
+}
+
+// With the host backend running the kernels, the reason says why no GPU does: each GPU backend's
+// own reason, or that none was compiled in, or that KILN_BACKEND asked for the host.
+TEST(Backend, HostBackendSaysWhyNoGpuRunsTheKernels) {
+    if (kiln::compiled_backends().empty() || kiln::device_count() == 0 ||
+        kiln::active_backend() != kiln::BackendKind::host) {
+        GTEST_SKIP() << "the host backend is not running the kernels here";
+    }
+    const std::string reason = kiln::no_device_reason();
+    if (std::getenv("KILN_BACKEND") != nullptr) {  // NOLINT(concurrency-mt-unsafe): read only
+        EXPECT_EQ(reason, "KILN_BACKEND=host asks for the host backend");
+        return;
+    }
+    std::vector<std::string> gpu_backends;
+    for (auto kind : kiln::compiled_backends()) {
+        if (kind != kiln::BackendKind::host) {
+            gpu_backends.emplace_back(kiln::to_string(kind));
+        }
+    }
+    if (gpu_backends.empty()) {
+        EXPECT_EQ(reason, "this build of kiln has no GPU backend; running on the host backend");
+        return;
+    }
+    EXPECT_TRUE(reason.starts_with("no GPU backend found a device: " + gpu_backends.front() + ": "))
+        << reason;
+    for (const auto& name : gpu_backends) {
+        EXPECT_NE(reason.find(name + ": "), std::string::npos) << name << " in " << reason;
+    }
+    EXPECT_TRUE(reason.ends_with("; running on the host backend")) << reason;
 }
 
 }  // namespace

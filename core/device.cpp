@@ -1,5 +1,6 @@
 #include "backend.hpp"
 #include "env.hpp"
+#include "error_message.hpp"
 #include "profiling.hpp"
 #include "unreported_error.hpp"
 
@@ -25,7 +26,8 @@ int default_device_id() {
 int checked_id(int id) {
     const int count = device_count();
     if (count == 0) {
-        throw NoDevice("kiln: no device: " + no_device_reason());
+        throw NoDevice("kiln: no device: " +
+                       std::string(detail::without_kiln_prefix(no_device_reason())));
     }
     if (id < 0 || id >= count) {
         throw Error("kiln: device index " + std::to_string(id) + " is out of range: the " +

@@ -1,5 +1,6 @@
 #include "ufunc_call.hpp"
 
+#include "../error_message.hpp"
 #include "promotion.hpp"
 
 #include <kiln/elementwise_kernel.hpp>
@@ -120,7 +121,8 @@ std::optional<Shape> broadcast_shape(const UfuncDefinition& ufunc, std::span<con
     try {
         return broadcast_shapes(shapes);
     } catch (const ShapeError& e) {
-        throw ShapeError("kiln: " + std::string(ufunc.name) + ": " + e.what());
+        throw ShapeError("kiln: " + std::string(ufunc.name) + ": " +
+                         std::string(without_kiln_prefix(e.what())));
     }
 }
 

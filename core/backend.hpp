@@ -235,8 +235,14 @@ public:
 // Whether kiln destroyed this stream (after synchronizing it); see core/stream.cpp.
 [[nodiscard]] bool stream_retired(StreamView stream);
 
-// The active backend (see kiln::active_backend). Throws NoDevice when none was compiled in.
+// The active backend (see kiln::active_backend). Throws NoDevice when none was compiled in. A
+// thread's first call makes the default device (KILN_DEVICE) current for it, and throws Error
+// when KILN_DEVICE names no device.
 [[nodiscard]] Backend& backend();
+// The same without making any device current: for questions about the backend and its devices.
+[[nodiscard]] Backend& chosen_backend();
+// The default device: KILN_DEVICE, else 0 (not checked against the device count).
+[[nodiscard]] int default_device_id();
 
 // Why the active backend sees no device, or why the host backend runs the kernels ("" when a GPU
 // backend sees a device). When no backend was named by KILN_BACKEND and none sees a device, the

@@ -128,8 +128,36 @@ BackendKind parse_backend(std::string_view name) {
                    "' is not a backend of this build; expected one of: " + compiled_list());
 }
 
-Backend& backend() {
+Backend& chosen_backend() {
     return *choice().backend;
+}
+
+int default_device_id() {
+    static const int id = [] {
+        auto text = env::get("KILN_DEVICE");
+        return text ? env::parse_index("KILN_DEVICE", *text) : 0;
+    }();
+    return id;
+}
+
+// Each thread starts on the default device (KILN_DEVICE), as Device() names it, so that arrays,
+// streams and kernels of a thread that chose no device go there too.
+Backend& backend() {
+    Backend& active = chosen_backend();
+    thread_local bool placed = false;
+    if (!placed) {
+        placed = true;
+        if (const int id = default_device_id(); id != 0 && active.device_count() > 0) {
+            if (id >= active.device_count()) {
+                placed = false;  // every call says so, until the variable is fixed
+                throw Error("kiln: KILN_DEVICE is " + std::to_string(id) + ", but the " +
+                            std::string(to_string(active.kind())) + " backend sees " +
+                            std::to_string(active.device_count()) + " device(s)");
+            }
+            active.set_device(id);
+        }
+    }
+    return active;
 }
 
 std::string reason_for_no_device() {
@@ -165,7 +193,7 @@ std::vector<BackendKind> compiled_backends() {
 }
 
 BackendKind active_backend() {
-    return detail::backend().kind();
+    return detail::chosen_backend().kind();
 }
 
 }  // namespace kiln

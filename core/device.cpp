@@ -1,5 +1,4 @@
 #include "backend.hpp"
-#include "env.hpp"
 #include "error_message.hpp"
 #include "profiling.hpp"
 #include "unreported_error.hpp"
@@ -14,14 +13,6 @@
 namespace kiln {
 
 namespace {
-
-int default_device_id() {
-    static const int id = [] {
-        auto text = detail::env::get("KILN_DEVICE");
-        return text ? detail::env::parse_index("KILN_DEVICE", *text) : 0;
-    }();
-    return id;
-}
 
 int checked_id(int id) {
     const int count = device_count();
@@ -57,7 +48,7 @@ const DeviceProperties& cached_properties(int id) {
 
 int device_count() {
     try {
-        return detail::backend().device_count();
+        return detail::chosen_backend().device_count();
     } catch (const NoDevice&) {
         return 0;
     }
@@ -71,7 +62,7 @@ std::string no_device_reason() {
     }
 }
 
-Device::Device() : Device(default_device_id()) {}
+Device::Device() : Device(detail::default_device_id()) {}
 
 Device::Device(int id) : id_(checked_id(id)) {}
 
@@ -112,6 +103,8 @@ DeviceGuard::DeviceGuard(const Device& device) : previous_(detail::backend().cur
         device.use();
     }
 }
+
+DeviceGuard::DeviceGuard(int device) : DeviceGuard(Device(device)) {}
 
 // Restores the previous device also when the scope made another current (Device::use()).
 DeviceGuard::~DeviceGuard() {

@@ -63,10 +63,13 @@ private:
 };
 
 // Makes a device current for the calling thread while in scope, then restores the previous one
-// (CuPy's `with Device(1):`).
+// (CuPy's `with Device(1):`). `DeviceGuard guard(1)` or `DeviceGuard guard{Device(id)}`; note that
+// `DeviceGuard guard(Device(id))` declares a function (C++'s most vexing parse).
 class DeviceGuard {
 public:
     explicit DeviceGuard(const Device& device);
+    // The device of index `device` (Error when out of range, as Device(int)).
+    explicit DeviceGuard(int device);
     ~DeviceGuard();
     DeviceGuard(const DeviceGuard&) = delete;
     DeviceGuard& operator=(const DeviceGuard&) = delete;

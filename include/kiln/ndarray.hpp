@@ -94,6 +94,15 @@ public:
     void get(std::span<T> out, StreamView stream) const {
         to_host(out.data(), out.size(), dtype_of<T>, stream);
     }
+    // The one element of a size-1 array, of any shape (CuPy's item()), copied synchronously. T
+    // must be the array's element type, as for get(); ValueError naming item for another size.
+    template <class T>
+    [[nodiscard]] T item() const {
+        require_one_element("item");
+        T value{};
+        get(std::span<T>(&value, 1));
+        return value;
+    }
 
     // From the host in C order, through pinned staging (a ring of at most 64 MiB per call,
     // whatever the size). Synchronous; or asynchronous on `stream`, in which case `values` may be
@@ -116,6 +125,7 @@ public:
     [[nodiscard]] std::int64_t offset() const noexcept { return offset_; }
 
 private:
+    void require_one_element(const char* function) const;
     void to_host(void* out, std::size_t count, DType type, std::optional<StreamView> stream) const;
     void from_host(const void* values, std::size_t count, DType type,
                    std::optional<StreamView> stream);

@@ -1,6 +1,7 @@
 // ndarray on a real GPU: transfers of every dtype, views, conversions, creation, external memory
 // and DLPack. Expected values are computed on the host from the same inputs.
 #include "tests/support/backend_under_test.hpp"
+#include "tests/support/expect_error.hpp"
 
 #include <kiln/dlpack.hpp>
 #include <kiln/kiln.hpp>
@@ -349,6 +350,25 @@ TEST(Array, ArangeTakesAnyNumberTypeAsNumPyDoes) {
                   std::string::npos)
             << e.what();
     }
+}
+
+// CuPy's item() (cupy_tests/core_tests/test_ndarray_conversion.py, TestNdarrayItem and
+// TestNdarrayItemRaise): the one element of a size-1 array of any shape; other sizes are refused.
+TEST(Array, ItemIsTheOneElement) {
+    KILN_REQUIRE_DEVICE();
+    EXPECT_EQ(kiln::sum(kiln::arange(5)).item<std::int64_t>(), 10);
+    EXPECT_EQ(kiln::full({1, 1, 1}, 2.5).item<double>(), 2.5);
+    EXPECT_EQ(kiln::full({1}, 7, kiln::uint8).item<std::uint8_t>(), 7);
+    EXPECT_TRUE(kiln::array(std::vector<bool>{true}).item<bool>());
+    EXPECT_EQ(kiln::arange(6)[{4}].item<std::int64_t>(), 4);
+    kiln::test::expect_error<kiln::ValueError>(
+        [] {
+            (void)kiln::arange(6).reshape({2, 3}).item<std::int64_t>();
+        },
+        "kiln: item: the array has 6 elements (shape (2, 3)); only an array of one element "
+        "converts to a scalar");
+    EXPECT_THROW((void)kiln::empty({0}).item<double>(), kiln::ValueError);
+    EXPECT_THROW((void)kiln::full({1}, 2.5).item<float>(), kiln::TypeError);
 }
 
 TEST(Array, BadInputIsAClearError) {

@@ -18,6 +18,7 @@
 
 #include <stdlib.h>  // NOLINT(modernize-deprecated-headers): mkdtemp and setenv are POSIX
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -98,13 +99,16 @@ std::vector<Workload> selected_workloads(const Options& options) {
 }
 
 int list(const std::vector<Workload>& workloads) {
+    // The host backend's device (the CPU) runs what needs one device, where it is built.
+    const auto backends = compiled_backends();
+    const bool host = std::ranges::find(backends, BackendKind::host) != backends.end();
     for (const auto& workload : workloads) {
         std::cout << std::left << std::setw(34) << workload.name << ' ' << workload.description
                   << (workload.needs_gpu && workload.devices > 1
                           ? " [needs " + std::to_string(workload.devices) + " devices]"
-                      : workload.needs_gpu      ? " [needs a device]"
-                      : workload.needs_compiler ? " [needs a GPU backend's compiler]"
-                                                : "")
+                      : workload.needs_gpu && !host ? " [needs a device]"
+                      : workload.needs_compiler     ? " [needs a GPU backend's compiler]"
+                                                    : "")
                   << (workload.not_on_host != nullptr
                           ? std::string(" [not on the host backend: ") + workload.not_on_host + "]"
                           : std::string())

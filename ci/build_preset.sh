@@ -5,6 +5,7 @@ build_preset() {
     local preset=$1
     shift
     mkdir -p build
+    echo "kiln: building the $preset preset in build/$preset"
     # Configure quietly, but show CMake's output when it fails.
     if ! cmake --preset "$preset" >"build/$preset-configure.log" 2>&1; then
         cat "build/$preset-configure.log"

@@ -235,12 +235,13 @@ public:
 // Whether kiln destroyed this stream (after synchronizing it); see core/stream.cpp.
 [[nodiscard]] bool stream_retired(StreamView stream);
 
-// The active backend (see kiln::active_backend). Throws NoDevice when none was compiled in. A
-// thread's first call makes the default device (KILN_DEVICE) current for it, and throws Error
-// when KILN_DEVICE names no device.
+// The active backend (see kiln::active_backend). Throws NoDevice when none was compiled in.
 [[nodiscard]] Backend& backend();
-// The same without making any device current: for questions about the backend and its devices.
-[[nodiscard]] Backend& chosen_backend();
+// The calling thread's current device. A thread starts on the default device (KILN_DEVICE):
+// its first call makes that current, and throws Error when KILN_DEVICE names no device.
+[[nodiscard]] int current_device();
+// Makes `device` current for the calling thread (instead of the default).
+void set_current_device(int device);
 // The default device: KILN_DEVICE, else 0 (not checked against the device count).
 [[nodiscard]] int default_device_id();
 

@@ -128,10 +128,6 @@ BackendKind parse_backend(std::string_view name) {
                    "' is not a backend of this build; expected one of: " + compiled_list());
 }
 
-Backend& chosen_backend() {
-    return *choice().backend;
-}
-
 int default_device_id() {
     static const int id = [] {
         auto text = env::get("KILN_DEVICE");
@@ -140,24 +136,38 @@ int default_device_id() {
     return id;
 }
 
+Backend& backend() {
+    return *choice().backend;
+}
+
+namespace {
+
+// Whether this thread has made a device current, or been placed on the default one.
+thread_local bool thread_placed = false;
+
+}  // namespace
+
 // Each thread starts on the default device (KILN_DEVICE), as Device() names it, so that arrays,
 // streams and kernels of a thread that chose no device go there too.
-Backend& backend() {
-    Backend& active = chosen_backend();
-    thread_local bool placed = false;
-    if (!placed) {
-        placed = true;
+int current_device() {
+    Backend& active = backend();
+    if (!thread_placed) {
         if (const int id = default_device_id(); id != 0 && active.device_count() > 0) {
             if (id >= active.device_count()) {
-                placed = false;  // every call says so, until the variable is fixed
                 throw Error("kiln: KILN_DEVICE is " + std::to_string(id) + ", but the " +
                             std::string(to_string(active.kind())) + " backend sees " +
                             std::to_string(active.device_count()) + " device(s)");
             }
             active.set_device(id);
         }
+        thread_placed = true;
     }
-    return active;
+    return active.current_device();
+}
+
+void set_current_device(int device) {
+    backend().set_device(device);
+    thread_placed = true;
 }
 
 std::string reason_for_no_device() {
@@ -193,7 +203,7 @@ std::vector<BackendKind> compiled_backends() {
 }
 
 BackendKind active_backend() {
-    return detail::chosen_backend().kind();
+    return detail::backend().kind();
 }
 
 }  // namespace kiln

@@ -48,7 +48,7 @@ const DeviceProperties& cached_properties(int id) {
 
 int device_count() {
     try {
-        return detail::chosen_backend().device_count();
+        return detail::backend().device_count();
     } catch (const NoDevice&) {
         return 0;
     }
@@ -67,11 +67,11 @@ Device::Device() : Device(detail::default_device_id()) {}
 Device::Device(int id) : id_(checked_id(id)) {}
 
 Device Device::current() {
-    return Device(detail::backend().current_device());
+    return Device(detail::current_device());
 }
 
 void Device::use() const {
-    detail::backend().set_device(id_);
+    detail::set_current_device(id_);
 }
 
 const DeviceProperties& Device::properties() const {
@@ -98,7 +98,7 @@ void Device::enable_peer_access(const Device& peer) const {
 }
 
 // Nothing is set when the device is current already, as it usually is.
-DeviceGuard::DeviceGuard(const Device& device) : previous_(detail::backend().current_device()) {
+DeviceGuard::DeviceGuard(const Device& device) : previous_(detail::current_device()) {
     if (device.id() != previous_) {
         device.use();
     }
@@ -109,8 +109,8 @@ DeviceGuard::DeviceGuard(int device) : DeviceGuard(Device(device)) {}
 // Restores the previous device also when the scope made another current (Device::use()).
 DeviceGuard::~DeviceGuard() {
     try {
-        if (detail::backend().current_device() != previous_) {
-            detail::backend().set_device(previous_);
+        if (detail::current_device() != previous_) {
+            detail::set_current_device(previous_);
         }
     } catch (...) {  // NOLINT(bugprone-empty-catch): a destructor cannot report it
     }

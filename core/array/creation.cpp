@@ -141,7 +141,7 @@ ndarray from_pointer(void* data, const Shape& shape, DType dtype, std::optional<
     std::shared_ptr<void> memory = deleter
                                        ? std::shared_ptr<void>(data, std::move(deleter))
                                        : std::shared_ptr<void>(data, [](void* /*not owned*/) {});
-    const int id = Device(device.value_or(detail::backend().current_device())).id();
+    const int id = Device(device.value_or(detail::current_device())).id();
     return {std::move(memory), dtype, std::move(layout.shape), std::move(layout.strides), 0, id};
 }
 

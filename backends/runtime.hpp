@@ -443,7 +443,8 @@ private:
             int count = 0;
             const auto rc = Api::get_device_count(&count);
             if (rc != Api::success) {
-                reason_ = std::string(Api::get_device_count.name) + ": " + Api::error_text(rc);
+                reason_ =
+                    std::string(Api::get_device_count.name) + ": " + Api::device_count_error(rc);
                 count = 0;
             } else if (count == 0) {
                 reason_ = std::string(Api::get_device_count.name) + " found no device";

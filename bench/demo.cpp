@@ -122,6 +122,10 @@ int main() {
             return 0;
         }
         std::cout << "backend: " << kiln::to_string(kiln::active_backend()) << '\n';
+        // On the host backend, why no GPU runs the kernel.
+        if (kiln::device_count() > 0 && !kiln::no_device_reason().empty()) {
+            std::cout << "(" << kiln::no_device_reason() << ")\n";
+        }
         return kiln::device_count() > 0 ? run() : compile_only();
     } catch (const kiln::Error& e) {
         std::cerr << e.what() << '\n';

@@ -18,6 +18,7 @@
 
 #include <stdlib.h>  // NOLINT(modernize-deprecated-headers): mkdtemp and setenv are POSIX
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -98,13 +99,16 @@ std::vector<Workload> selected_workloads(const Options& options) {
 }
 
 int list(const std::vector<Workload>& workloads) {
+    // The host backend's device (the CPU) runs what needs one device, where it is built.
+    const auto backends = compiled_backends();
+    const bool host = std::ranges::find(backends, BackendKind::host) != backends.end();
     for (const auto& workload : workloads) {
         std::cout << std::left << std::setw(34) << workload.name << ' ' << workload.description
                   << (workload.needs_gpu && workload.devices > 1
                           ? " [needs " + std::to_string(workload.devices) + " devices]"
-                      : workload.needs_gpu      ? " [needs a device]"
-                      : workload.needs_compiler ? " [needs a GPU backend's compiler]"
-                                                : "")
+                      : workload.needs_gpu && !host ? " [needs a device]"
+                      : workload.needs_compiler     ? " [needs a GPU backend's compiler]"
+                                                    : "")
                   << (workload.not_on_host != nullptr
                           ? std::string(" [not on the host backend: ") + workload.not_on_host + "]"
                           : std::string())
@@ -208,27 +212,6 @@ std::vector<Record> run_workload(const Context& context, const Workload& workloa
     }
 }
 
-// Why no GPU runs the kernels: the host backend was asked for or is the fallback, or no backend
-// has a device.
-std::string gpu_absence_reason(bool host) {
-    if (!host || device_count() == 0) {
-        return no_device_reason();
-    }
-    const char* named = std::getenv("KILN_BACKEND");  // NOLINT(concurrency-mt-unsafe): read only
-    if (named != nullptr) {
-        return std::string("KILN_BACKEND=") + named + " picks it";
-    }
-    std::string gpu_backends;
-    for (const BackendKind kind : compiled_backends()) {
-        if (kind != BackendKind::host) {
-            gpu_backends += (gpu_backends.empty() ? "" : ", ") + std::string(to_string(kind));
-        }
-    }
-    return gpu_backends.empty()
-               ? "this build has no GPU backend"
-               : "no GPU backend of this build (" + gpu_backends + ") sees a device";
-}
-
 int run(const Options& options) {
     const RunCacheDirectory cache;
     const KokkosSession kokkos;
@@ -245,8 +228,8 @@ int run(const Options& options) {
     if (context.host && context.gpu) {
         context.host_threads = Device::current().properties().multiprocessor_count;
     }
-    const std::string no_gpu_reason =
-        context.gpu && !context.host ? "" : gpu_absence_reason(context.host);
+    // Why no GPU runs the kernels ("" when one does), from kiln itself.
+    const std::string no_gpu_reason = no_device_reason();
 
     const auto workloads = selected_workloads(options);
     if (options.list) {

@@ -7,6 +7,7 @@ source "$(dirname "$0")/toolchains.sh"
 
 packages=(
     cmake ninja-build g++ python3     # build
+    pkgconf                           # tests/consumer: kiln.pc
     libgtest-dev                      # tests
     libtrilinos-kokkos-dev            # CPU references
     libamdhip64-dev libamd-comgr-dev  # the HIP backend (HIP runtime, HIPRTC, comgr)

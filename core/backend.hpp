@@ -233,7 +233,7 @@ public:
                                                                    const char* name) = 0;
 };
 
-// A compiled backend by its KILN_BACKEND name; Error naming the compiled ones otherwise.
+// A compiled backend by its KILN_BACKEND name; NoDevice naming the compiled ones otherwise.
 [[nodiscard]] BackendKind parse_backend(std::string_view name);
 
 // Whether kiln destroyed this stream (after synchronizing it); see core/stream.cpp.
@@ -241,9 +241,17 @@ public:
 
 // The active backend (see kiln::active_backend). Throws NoDevice when none was compiled in.
 [[nodiscard]] Backend& backend();
+// The calling thread's current device. A thread starts on the default device (KILN_DEVICE):
+// its first call makes that current, and throws Error when KILN_DEVICE names no device.
+[[nodiscard]] int current_device();
+// Makes `device` current for the calling thread (instead of the default).
+void set_current_device(int device);
+// The default device: KILN_DEVICE, else 0 (not checked against the device count).
+[[nodiscard]] int default_device_id();
 
-// Why the active backend sees no device ("" when it sees one). When no backend was named by
-// KILN_BACKEND and none sees a device, the reason of each compiled backend, by name.
+// Why the active backend sees no device, or why the host backend runs the kernels ("" when a GPU
+// backend sees a device). When no backend was named by KILN_BACKEND and none sees a device, the
+// reason of each compiled backend, by name.
 [[nodiscard]] std::string reason_for_no_device();
 
 // Whether every vendor library of `backend` was loaded: it can compile, and run on a device.

@@ -53,11 +53,19 @@ std::string compiled_list() {
     return list.empty() ? "none" : list;
 }
 
-// The active backend and, when it sees no device, why.
+// The active backend and, when it sees no device or runs on the CPU, why.
 struct Choice {
     Backend* backend;
     std::string reason;
 };
+
+// Why the CPU's backend runs the kernels: no GPU backend was compiled in, or none found a device
+// (`gpu_reasons`: each one's reason).
+std::string cpu_fallback_reason(const std::string& gpu_reasons) {
+    return (gpu_reasons.empty() ? std::string("this build of kiln has no GPU backend")
+                                : "no GPU backend found a device: " + gpu_reasons) +
+           "; running on the host backend";
+}
 
 // Backends are never destroyed: they must not call the vendor runtime while the process exits.
 Choice choose() {
@@ -68,15 +76,21 @@ Choice choose() {
             "(configure with KILN_ENABLE_HOST, KILN_ENABLE_CUDA or KILN_ENABLE_HIP)");
     }
     if (auto name = env::get("KILN_BACKEND")) {
-        Backend* named = make_backend(parse_backend(*name)).release();
-        return {named, named->device_count() > 0 ? "" : named->no_device_reason()};
+        const BackendKind kind = parse_backend(*name);
+        Backend* named = make_backend(kind).release();
+        if (named->device_count() == 0) {
+            return {named, named->no_device_reason()};
+        }
+        const bool cpu = traits(kind).dialect == Dialect::host;
+        return {named, cpu ? "KILN_BACKEND=" + *name + " asks for the host backend" : ""};
     }
     std::string reasons;
     std::unique_ptr<Backend> fallback;
     for (BackendKind kind : kinds) {
         auto candidate = make_backend(kind);
         if (candidate->device_count() > 0) {
-            return {candidate.release(), ""};
+            const bool cpu = traits(kind).dialect == Dialect::host;
+            return {candidate.release(), cpu ? cpu_fallback_reason(reasons) : ""};
         }
         reasons += (reasons.empty() ? "" : "; ") +
                    (kinds.size() > 1 ? std::string(to_string(kind)) + ": " : std::string()) +
@@ -109,12 +123,51 @@ BackendKind parse_backend(std::string_view name) {
             return kind;
         }
     }
-    throw Error("kiln: KILN_BACKEND='" + std::string(name) +
-                "' is not a backend of this build; compiled: " + compiled_list());
+    // NoDevice: device_count() reports none, with this reason, rather than throwing.
+    throw NoDevice("kiln: KILN_BACKEND='" + std::string(name) +
+                   "' is not a backend of this build; expected one of: " + compiled_list());
+}
+
+int default_device_id() {
+    static const int id = [] {
+        auto text = env::get("KILN_DEVICE");
+        return text ? env::parse_index("KILN_DEVICE", *text) : 0;
+    }();
+    return id;
 }
 
 Backend& backend() {
     return *choice().backend;
+}
+
+namespace {
+
+// Whether this thread has made a device current, or been placed on the default one.
+thread_local bool thread_placed = false;
+
+}  // namespace
+
+// Each thread starts on the default device (KILN_DEVICE), as Device() names it, so that arrays,
+// streams and kernels of a thread that chose no device go there too.
+int current_device() {
+    Backend& active = backend();
+    if (!thread_placed) {
+        if (const int id = default_device_id(); id != 0 && active.device_count() > 0) {
+            if (id >= active.device_count()) {
+                throw Error("kiln: KILN_DEVICE is " + std::to_string(id) + ", but the " +
+                            std::string(to_string(active.kind())) + " backend sees " +
+                            std::to_string(active.device_count()) + " device(s)");
+            }
+            active.set_device(id);
+        }
+        thread_placed = true;
+    }
+    return active.current_device();
+}
+
+void set_current_device(int device) {
+    backend().set_device(device);
+    thread_placed = true;
 }
 
 std::string reason_for_no_device() {

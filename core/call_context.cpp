@@ -20,7 +20,7 @@ int call_device(std::optional<StreamView> given, std::optional<int> arrays) {
     if (given && given->device() != StreamView::any_device) {
         return Device(given->device()).id();  // Error for a device that does not exist
     }
-    return arrays ? *arrays : backend().current_device();
+    return arrays ? *arrays : current_device();
 }
 
 StreamView call_stream(std::string_view function, int device, std::optional<StreamView> given) {

@@ -1,5 +1,5 @@
 #include "backend.hpp"
-#include "env.hpp"
+#include "error_message.hpp"
 #include "profiling.hpp"
 #include "unreported_error.hpp"
 
@@ -14,18 +14,11 @@ namespace kiln {
 
 namespace {
 
-int default_device_id() {
-    static const int id = [] {
-        auto text = detail::env::get("KILN_DEVICE");
-        return text ? detail::env::parse_index("KILN_DEVICE", *text) : 0;
-    }();
-    return id;
-}
-
 int checked_id(int id) {
     const int count = device_count();
     if (count == 0) {
-        throw NoDevice("kiln: no device: " + no_device_reason());
+        throw NoDevice("kiln: no device: " +
+                       std::string(detail::without_kiln_prefix(no_device_reason())));
     }
     if (id < 0 || id >= count) {
         throw Error("kiln: device index " + std::to_string(id) + " is out of range: the " +
@@ -69,16 +62,16 @@ std::string no_device_reason() {
     }
 }
 
-Device::Device() : Device(default_device_id()) {}
+Device::Device() : Device(detail::default_device_id()) {}
 
 Device::Device(int id) : id_(checked_id(id)) {}
 
 Device Device::current() {
-    return Device(detail::backend().current_device());
+    return Device(detail::current_device());
 }
 
 void Device::use() const {
-    detail::backend().set_device(id_);
+    detail::set_current_device(id_);
 }
 
 const DeviceProperties& Device::properties() const {
@@ -105,17 +98,19 @@ void Device::enable_peer_access(const Device& peer) const {
 }
 
 // Nothing is set when the device is current already, as it usually is.
-DeviceGuard::DeviceGuard(const Device& device) : previous_(detail::backend().current_device()) {
+DeviceGuard::DeviceGuard(const Device& device) : previous_(detail::current_device()) {
     if (device.id() != previous_) {
         device.use();
     }
 }
 
+DeviceGuard::DeviceGuard(int device) : DeviceGuard(Device(device)) {}
+
 // Restores the previous device also when the scope made another current (Device::use()).
 DeviceGuard::~DeviceGuard() {
     try {
-        if (detail::backend().current_device() != previous_) {
-            detail::backend().set_device(previous_);
+        if (detail::current_device() != previous_) {
+            detail::set_current_device(previous_);
         }
     } catch (...) {  // NOLINT(bugprone-empty-catch): a destructor cannot report it
     }

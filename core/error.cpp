@@ -1,4 +1,5 @@
 #include "env.hpp"
+#include "error_message.hpp"
 
 #include <kiln/error.hpp>
 
@@ -72,7 +73,7 @@ DeviceFault::DeviceFault(const std::string& message, std::string call, int code,
 CommunicatorError::CommunicatorError(int rank, int size, std::string operation,
                                      const std::string& what)
     : Error("kiln: Communicator (rank " + std::to_string(rank) + " of " + std::to_string(size) +
-            "): " + operation + ": " + what),
+            "): " + operation + ": " + std::string(detail::without_kiln_prefix(what))),
       rank_(rank),
       size_(size),
       operation_(std::move(operation)) {}

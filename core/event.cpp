@@ -60,7 +60,7 @@ void* Event::native() const {
 void Event::record(StreamView stream) {
     void* const mine = native();
     auto& gpu = detail::backend();
-    const StreamView on = stream.or_device(gpu.current_device());
+    const StreamView on = stream.or_device(detail::current_device());
     const int device = on.device();
     if (device != device_) {
         native_ = gpu.create_event(device, flags_);

@@ -65,13 +65,13 @@ StreamView detail::current_stream_of(int device) {
 }
 
 StreamView current_stream() {
-    return detail::current_stream_of(detail::backend().current_device());
+    return detail::current_stream_of(detail::current_device());
 }
 
 namespace {
 // A stream named without its device is the current device's.
 StreamView on_its_device(StreamView stream) {
-    return stream.or_device(detail::backend().current_device());
+    return stream.or_device(detail::current_device());
 }
 }  // namespace
 
@@ -221,7 +221,7 @@ StreamView ExternalStream::view() const {
 }
 
 StreamGuard::StreamGuard(StreamView stream)
-    : device_(stream.device() == StreamView::any_device ? detail::backend().current_device()
+    : device_(stream.device() == StreamView::any_device ? detail::current_device()
                                                         : stream.device()),
       previous_(current_slot(device_)) {
     current_slot(device_) = stream;

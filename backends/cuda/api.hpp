@@ -3,6 +3,7 @@
 // loaded at run time (backends/vendor_library.hpp).
 #pragma once
 
+#include "../dynamic_library.hpp"
 #include "../entry.hpp"
 #include "../host_function.hpp"
 #include "../vendor_library.hpp"
@@ -151,6 +152,13 @@ struct Api {
             default:
                 return false;
         }
+    }
+    // The runtime reports a missing driver as an insufficient one; say which it is.
+    static std::string device_count_error(cudaError_t rc) {
+        if (rc == cudaErrorInsufficientDriver && !DynamicLibrary("libcuda.so.1")) {
+            return "no NVIDIA driver found (libcuda.so.1 could not be loaded)";
+        }
+        return error_text(rc);
     }
 
     static std::string arch(const cudaDeviceProp& p) {

@@ -170,6 +170,7 @@ struct Api : Platform {
                 return false;
         }
     }
+    static std::string device_count_error(hipError_t rc) { return error_text(rc); }
 
     // HIP 5.2 has no opt-in beyond the per-block limit (set_function_attribute).
     static std::size_t shared_memory_optin(const hipDeviceProp_t& p) { return p.sharedMemPerBlock; }

@@ -1,6 +1,7 @@
 #include "compiler.hpp"
 
 #include "../../core/env.hpp"
+#include "../../core/error_message.hpp"
 #include "cpu.hpp"
 #include "cuda_source.hpp"
 #include "debug_files.hpp"
@@ -162,7 +163,7 @@ HostCompiler find_compiler() {
                               " --version' failed: " + trimmed(result.output);
         }
     } catch (const Error& e) {
-        compiler.reason = std::string("no C++ compiler: ") + e.what();
+        compiler.reason = "no C++ compiler: " + std::string(without_kiln_prefix(e.what()));
     } catch (const std::filesystem::filesystem_error& e) {
         compiler.reason = std::string(
                               "no scratch directory for the C++ compiler (is TMPDIR "

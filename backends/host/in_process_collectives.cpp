@@ -660,7 +660,7 @@ distributed::UniqueId InProcessCollectives::unique_id() {
 }
 
 NativeCommunicator InProcessCollectives::init(const distributed::UniqueId& id, int rank, int size) {
-    const int device = backend().current_device();
+    const int device = current_device();
     std::shared_ptr<Clique> clique;
     {
         const std::scoped_lock lock(mutex_);

@@ -488,7 +488,7 @@ Progress MpiCollectives::group_end() {
         return Progress::done;
     }
     // One rank per process, on the current device: its streams are all that device's.
-    const int device = backend().current_device();
+    const int device = current_device();
     std::vector<StreamView> streams;
     Operations operations;
     for (auto& [stream, operation] : calls) {

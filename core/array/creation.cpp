@@ -77,11 +77,9 @@ void require_exact(double value, const char* function) {
 
 }  // namespace
 
-ndarray arange(std::int64_t stop) {
-    return arange(std::int64_t{0}, stop, 1, int64);
-}
+namespace detail {
 
-ndarray arange(std::int64_t start, std::int64_t stop, std::int64_t step, DType dtype) {
+ndarray arange_integers(std::int64_t start, std::int64_t stop, std::int64_t step, DType dtype) {
     if (step == 0) {
         throw Error("kiln: arange: step must not be 0");
     }
@@ -100,7 +98,7 @@ ndarray arange(std::int64_t start, std::int64_t stop, std::int64_t step, DType d
     return a;
 }
 
-ndarray arange(double start, double stop, double step, DType dtype) {
+ndarray arange_floats(double start, double stop, double step, DType dtype) {
     if (step == 0.0 || !std::isfinite(start) || !std::isfinite(stop) || !std::isfinite(step)) {
         throw Error("kiln: arange: start, stop and step must be finite and step non-zero (got " +
                     std::to_string(start) + ", " + std::to_string(stop) + ", " +
@@ -116,6 +114,8 @@ ndarray arange(double start, double stop, double step, DType dtype) {
     detail::arange_elements(a.data(), dtype, count, start, step, stream);
     return a;
 }
+
+}  // namespace detail
 
 ndarray linspace(double start, double stop, std::int64_t num, bool endpoint, DType dtype) {
     if (num < 0) {
@@ -141,7 +141,7 @@ ndarray from_pointer(void* data, const Shape& shape, DType dtype, std::optional<
     std::shared_ptr<void> memory = deleter
                                        ? std::shared_ptr<void>(data, std::move(deleter))
                                        : std::shared_ptr<void>(data, [](void* /*not owned*/) {});
-    const int id = Device(device.value_or(detail::backend().current_device())).id();
+    const int id = Device(device.value_or(detail::current_device())).id();
     return {std::move(memory), dtype, std::move(layout.shape), std::move(layout.strides), 0, id};
 }
 

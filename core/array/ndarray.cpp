@@ -6,8 +6,10 @@
 #include "array_memory.hpp"
 
 #include <kiln/device.hpp>
+#include <kiln/error.hpp>
 #include <kiln/ndarray.hpp>
 
+#include <string>
 #include <utility>
 
 namespace kiln {
@@ -84,6 +86,14 @@ ndarray ndarray::astype(DType dtype, bool copy) const {
 void ndarray::fill(const Scalar& value) {
     detail::fill_elements(shape_, {data(), dtype_, strides_}, value,
                           detail::current_stream_of(device_));
+}
+
+void ndarray::require_one_element(const char* function) const {
+    if (size_ != 1) {
+        throw ValueError(std::string("kiln: ") + function + ": the array has " +
+                         std::to_string(size_) + " elements (shape " + to_string(shape_) +
+                         "); only an array of one element converts to a scalar");
+    }
 }
 
 ndarray broadcast_to(const ndarray& a, const Shape& shape) {

@@ -20,7 +20,7 @@ namespace kiln {
 namespace {
 
 int resolve(std::optional<int> device) {
-    return Device(device.value_or(detail::backend().current_device())).id();
+    return Device(device.value_or(detail::current_device())).id();
 }
 
 // Runs `allocate`; its OutOfMemory names `device` when the resource below did not.
@@ -169,7 +169,7 @@ void MemoryAsyncPool::do_deallocate(void* ptr, std::size_t /*bytes*/, StreamView
 }
 
 MemoryPool& get_default_memory_pool() {
-    return get_default_memory_pool(detail::backend().current_device());
+    return get_default_memory_pool(detail::current_device());
 }
 
 MemoryPool& get_default_memory_pool(int device) {
@@ -196,11 +196,11 @@ PinnedMemoryPool& get_default_pinned_memory_pool() {
 }
 
 void set_allocator(MemoryResource* resource) {
-    device_memory(detail::backend().current_device()).allocator = resource;
+    device_memory(detail::current_device()).allocator = resource;
 }
 
 MemoryResource& get_allocator() {
-    return get_allocator(detail::backend().current_device());
+    return get_allocator(detail::current_device());
 }
 
 MemoryResource& get_allocator(int device) {

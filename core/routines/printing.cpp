@@ -93,7 +93,7 @@ std::string to_string(const ndarray& a) {
 }
 
 std::ostream& operator<<(std::ostream& out, const ndarray& a) {
-    return out << array_repr(a);
+    return out << array_str(a);
 }
 
 }  // namespace kiln

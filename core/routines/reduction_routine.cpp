@@ -1,5 +1,6 @@
 #include "reduction_routine.hpp"
 
+#include "../kernels/reduction/reduction_definition.hpp"
 #include "promotion.hpp"
 
 #include <kiln/error.hpp>
@@ -112,10 +113,10 @@ const ReductionKernel& routine_kernel(const ReductionRoutine& routine, DType inp
         ReductionOptions options;
         options.reduce_type = reduce_type(routine, accumulator);
         options.preamble = routine_preamble(input, accumulator, out);
-        ReductionKernel kernel(in_params(routine, input), std::string(name(out)) + " y",
-                               std::string(routine.map), std::string(routine.combine),
-                               std::string(routine.post), std::string(routine.identity),
-                               "kiln_" + std::string(routine.name), options);
+        ReductionKernel kernel = routine_reduction_kernel(
+            in_params(routine, input), std::string(name(out)) + " y", std::string(routine.map),
+            std::string(routine.combine), std::string(routine.post), std::string(routine.identity),
+            "kiln_" + std::string(routine.name), options, std::string(routine.name));
         found = kernels.emplace(key, std::move(kernel)).first;
     }
     return found->second;

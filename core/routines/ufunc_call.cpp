@@ -2,6 +2,7 @@
 
 #include "../array/array_memory.hpp"
 #include "../call_context.hpp"
+#include "../error_message.hpp"
 #include "exact_comparison.hpp"
 #include "promotion.hpp"
 
@@ -124,7 +125,8 @@ std::optional<Shape> broadcast_shape(const UfuncDefinition& ufunc, std::span<con
     try {
         return broadcast_shapes(shapes);
     } catch (const ShapeError& e) {
-        throw ShapeError("kiln: " + std::string(ufunc.name) + ": " + e.what());
+        throw ShapeError("kiln: " + std::string(ufunc.name) + ": " +
+                         std::string(without_kiln_prefix(e.what())));
     }
 }
 

@@ -24,8 +24,11 @@ struct DeviceProperties {
 };
 
 // Number of devices of the active backend; 0, never an exception, when there is no driver or
-// no device. no_device_reason() says why.
+// no device, or KILN_BACKEND names no backend of this build. no_device_reason() says why.
 [[nodiscard]] int device_count();
+// Why no GPU runs the kernels: why the active backend sees no device, or, when the host backend
+// runs them, why no GPU backend does ("no GPU backend found a device: cuda: ...; running on the
+// host backend"). "" when a GPU backend sees a device.
 [[nodiscard]] std::string no_device_reason();
 
 // A device of the active backend, by index.
@@ -60,10 +63,13 @@ private:
 };
 
 // Makes a device current for the calling thread while in scope, then restores the previous one
-// (CuPy's `with Device(1):`).
+// (CuPy's `with Device(1):`). `DeviceGuard guard(1)` or `DeviceGuard guard{Device(id)}`; note that
+// `DeviceGuard guard(Device(id))` declares a function (C++'s most vexing parse).
 class DeviceGuard {
 public:
     explicit DeviceGuard(const Device& device);
+    // The device of index `device` (Error when out of range, as Device(int)).
+    explicit DeviceGuard(int device);
     ~DeviceGuard();
     DeviceGuard(const DeviceGuard&) = delete;
     DeviceGuard& operator=(const DeviceGuard&) = delete;

@@ -39,3 +39,4 @@
 #include <kiln/stream.hpp>
 #include <kiln/stream_view.hpp>
 #include <kiln/ufuncs.hpp>
+#include <kiln/version.hpp>

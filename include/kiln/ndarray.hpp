@@ -94,6 +94,15 @@ public:
     void get(std::span<T> out, StreamView stream) const {
         to_host(out.data(), out.size(), dtype_of<T>, stream);
     }
+    // The one element of a size-1 array, of any shape (CuPy's item()), copied synchronously. T
+    // must be the array's element type, as for get(); ValueError naming item for another size.
+    template <class T>
+    [[nodiscard]] T item() const {
+        require_one_element("item");
+        T value{};
+        get(std::span<T>(&value, 1));
+        return value;
+    }
 
     // From the host in C order, through pinned staging (a ring of at most 64 MiB per call,
     // whatever the size). Synchronous; or asynchronous on `stream`, in which case `values` may be
@@ -116,6 +125,7 @@ public:
     [[nodiscard]] std::int64_t offset() const noexcept { return offset_; }
 
 private:
+    void require_one_element(const char* function) const;
     void to_host(void* out, std::size_t count, DType type, std::optional<StreamView> stream) const;
     void from_host(const void* values, std::size_t count, DType type,
                    std::optional<StreamView> stream);
@@ -141,12 +151,48 @@ private:
 [[nodiscard]] ndarray ones_like(const ndarray& a, std::optional<DType> dtype = std::nullopt);
 [[nodiscard]] ndarray full_like(const ndarray& a, const Scalar& value,
                                 std::optional<DType> dtype = std::nullopt);
-// Values start, start + step, ... below stop (above it for a negative step). Integer arguments
-// give int64, others float64, unless dtype says otherwise.
-[[nodiscard]] ndarray arange(std::int64_t stop);
-[[nodiscard]] ndarray arange(std::int64_t start, std::int64_t stop, std::int64_t step = 1,
-                             DType dtype = int64);
-[[nodiscard]] ndarray arange(double start, double stop, double step = 1.0, DType dtype = float64);
+namespace detail {
+
+[[nodiscard]] ndarray arange_integers(std::int64_t start, std::int64_t stop, std::int64_t step,
+                                      DType dtype);
+[[nodiscard]] ndarray arange_floats(double start, double stop, double step, DType dtype);
+
+// arange's arguments: any C++ integer or floating-point type but bool.
+template <class T>
+concept arange_argument = std::is_arithmetic_v<T> && !std::is_same_v<T, bool>;
+
+template <class T>
+[[nodiscard]] std::int64_t arange_integer(T value) {
+    if constexpr (std::is_unsigned_v<T> && sizeof(T) >= sizeof(std::int64_t)) {
+        if (value > static_cast<T>(INT64_MAX)) {
+            throw Error("kiln: arange: " + std::to_string(value) + " does not fit in int64");
+        }
+    }
+    return static_cast<std::int64_t>(value);
+}
+
+}  // namespace detail
+
+// Values start, start + step, ... below stop (above it for a negative step). As in NumPy, integer
+// arguments of any type give int64, and any floating-point argument float64, unless dtype says
+// otherwise: arange(5), arange(2, 22), arange(0, 10, 2u) are int64; arange(0, 1, 0.25) float64.
+template <detail::arange_argument Start, detail::arange_argument Stop,
+          detail::arange_argument Step = int>
+[[nodiscard]] ndarray arange(Start start, Stop stop, Step step = 1,
+                             std::optional<DType> dtype = std::nullopt) {
+    if constexpr (std::is_integral_v<Start> && std::is_integral_v<Stop> &&
+                  std::is_integral_v<Step>) {
+        return detail::arange_integers(detail::arange_integer(start), detail::arange_integer(stop),
+                                       detail::arange_integer(step), dtype.value_or(int64));
+    } else {
+        return detail::arange_floats(static_cast<double>(start), static_cast<double>(stop),
+                                     static_cast<double>(step), dtype.value_or(float64));
+    }
+}
+template <detail::arange_argument Stop>
+[[nodiscard]] ndarray arange(Stop stop) {
+    return arange(Stop{0}, stop);
+}
 [[nodiscard]] ndarray linspace(double start, double stop, std::int64_t num = 50,
                                bool endpoint = true, DType dtype = float64);
 

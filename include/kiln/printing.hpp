@@ -22,7 +22,7 @@ namespace kiln {
 // array_repr(a).
 [[nodiscard]] std::string to_string(const ndarray& a);
 
-// Writes array_repr(a).
+// Writes array_str(a), as Python's print does: "2.0", "[0. 1.]".
 std::ostream& operator<<(std::ostream& out, const ndarray& a);
 
 }  // namespace kiln

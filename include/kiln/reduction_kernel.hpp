@@ -90,6 +90,9 @@ public:
     [[nodiscard]] const std::string& name() const noexcept;
 
 private:
+    friend struct detail::Reduction;  // makes kiln's routines' kernels, labelled by routine
+    explicit ReductionKernel(std::shared_ptr<detail::GeneratedKernel<detail::Reduction>> state);
+
     std::shared_ptr<detail::GeneratedKernel<detail::Reduction>> state_;
 };
 

@@ -2,9 +2,22 @@
 #include <kiln/kiln.hpp>
 
 #include <iostream>
+#include <string>
+#include <string_view>
 
 int main() {
-    std::cout << "kiln " << KILN_VERSION << ", backends:";
+    // The package's version (CMake's or pkg-config's), the headers' and the library's agree.
+    const std::string numbers = std::to_string(KILN_VERSION_MAJOR) + '.' +
+                                std::to_string(KILN_VERSION_MINOR) + '.' +
+                                std::to_string(KILN_VERSION_PATCH);
+    if (kiln::version() != KILN_PACKAGE_VERSION || numbers != KILN_VERSION ||
+        std::string_view(KILN_VERSION) != KILN_PACKAGE_VERSION) {
+        std::cout << "versions differ: package " << KILN_PACKAGE_VERSION << ", KILN_VERSION "
+                  << KILN_VERSION << " (" << numbers << "), kiln::version() " << kiln::version()
+                  << '\n';
+        return 1;
+    }
+    std::cout << "kiln " << kiln::version() << ", backends:";
     for (auto kind : kiln::compiled_backends()) {
         std::cout << ' ' << kiln::to_string(kind);
     }

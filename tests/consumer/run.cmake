@@ -15,3 +15,4 @@ run_step(${CMAKE_COMMAND} -S "${CONSUMER_SOURCE_DIR}" -B "${WORK_DIR}/build" -G 
          "-DCMAKE_PREFIX_PATH=${prefix}")
 run_step(${CMAKE_COMMAND} --build "${WORK_DIR}/build")
 run_step("${WORK_DIR}/build/consumer")
+run_step("${WORK_DIR}/build/consumer_pkgconfig")

@@ -13,11 +13,13 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <initializer_list>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -209,6 +211,53 @@ TEST(MultiDevice, ADeviceGuardRestoresTheDeviceAUseInsideChanged) {
         Device(1).use();
     }
     EXPECT_EQ(Device::current().id(), 0);
+}
+
+// A guard from a device's index, so that `DeviceGuard guard(id)` is an object, where
+// `DeviceGuard guard(Device(id))` would declare a function.
+TEST(MultiDevice, ADeviceGuardTakesADeviceIndex) {
+    KILN_REQUIRE_TWO_DEVICES();
+    const DeviceGuard outer(0);
+    const int id = 1;
+    {
+        const DeviceGuard guard(id);
+        EXPECT_EQ(Device::current().id(), 1);
+        EXPECT_EQ(kiln::zeros({2}).device(), 1);
+    }
+    EXPECT_EQ(Device::current().id(), 0);
+    expect_error_naming([] { const DeviceGuard guard(kiln::device_count()); }, {"out of range"});
+}
+
+// KILN_DEVICE moves what a thread makes without naming a device, not only Device()'s default:
+// each thread starts on it. In a child process each: the variable is read once per process.
+TEST(MultiDeviceDeathTest, KilnDeviceIsWhereEveryThreadStarts) {
+    KILN_REQUIRE_TWO_DEVICES();
+    KILN_SKIP_UNDER_SANITIZER(kiln::test::death_test);
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    setenv("KILN_DEVICE", "1", 1);  // NOLINT(concurrency-mt-unsafe): the child reads it
+    EXPECT_EXIT(
+        {
+            const ndarray here = kiln::zeros({2});
+            int there = -1;
+            std::thread([&] { there = kiln::zeros({2}).device(); }).join();
+            std::fprintf(stderr, "devices %d %d %d %d\n", Device().id(), Device::current().id(),
+                         here.device(), there);
+            std::_Exit(0);
+        },
+        testing::ExitedWithCode(0), "devices 1 1 1 1");
+    const std::string beyond = std::to_string(kiln::device_count());
+    setenv("KILN_DEVICE", beyond.c_str(), 1);  // NOLINT(concurrency-mt-unsafe)
+    EXPECT_EXIT(
+        {
+            try {
+                (void)kiln::zeros({2});
+            } catch (const kiln::Error& e) {
+                std::fprintf(stderr, "%s\n", e.what());
+            }
+            std::_Exit(0);
+        },
+        testing::ExitedWithCode(0), "kiln: KILN_DEVICE is " + beyond + ", but the");
+    unsetenv("KILN_DEVICE");  // NOLINT(concurrency-mt-unsafe): the tests never set it otherwise
 }
 
 TEST(MultiDevice, EventsAndWaitsAcrossDevices) {

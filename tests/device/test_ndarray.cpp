@@ -1,6 +1,7 @@
 // ndarray on a real GPU: transfers of every dtype, views, conversions, creation, external memory
 // and DLPack. Expected values are computed on the host from the same inputs.
 #include "tests/support/backend_under_test.hpp"
+#include "tests/support/expect_error.hpp"
 
 #include <kiln/dlpack.hpp>
 #include <kiln/kiln.hpp>
@@ -14,6 +15,7 @@
 #include <limits>
 #include <memory>
 #include <numeric>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -308,6 +310,65 @@ TEST(Array, CreationFunctions) {
               kiln::half(2.5F).bits);
     EXPECT_EQ(kiln::empty({0, 3}).size(), 0);
     EXPECT_TRUE(kiln::empty({0, 3}).get<double>().empty());
+}
+
+// NumPy's rule for arange's dtype (numpy.arange's documentation: inferred from the arguments),
+// for every C++ integer type and for mixed integer and floating-point arguments.
+TEST(Array, ArangeTakesAnyNumberTypeAsNumPyDoes) {
+    KILN_REQUIRE_DEVICE();
+    std::vector<std::int64_t> two_to_22(20);
+    std::iota(two_to_22.begin(), two_to_22.end(), 2);
+    const ndarray ints = kiln::arange(2, 22);
+    EXPECT_EQ(ints.dtype(), kiln::int64);
+    EXPECT_EQ(ints.get<std::int64_t>(), two_to_22);
+    EXPECT_EQ(kiln::arange(0, 10, 2).get<std::int64_t>(),
+              (std::vector<std::int64_t>{0, 2, 4, 6, 8}));
+    EXPECT_EQ(kiln::arange(3, 0, -1).get<std::int64_t>(), (std::vector<std::int64_t>{3, 2, 1}));
+    EXPECT_EQ(kiln::arange(0L, 10L, 3L).get<std::int64_t>(),
+              (std::vector<std::int64_t>{0, 3, 6, 9}));
+    EXPECT_EQ(kiln::arange(1U, 7U, 2U).get<std::int64_t>(), (std::vector<std::int64_t>{1, 3, 5}));
+    EXPECT_EQ(kiln::arange(std::uint8_t{4}).get<std::int64_t>(),
+              (std::vector<std::int64_t>{0, 1, 2, 3}));
+    EXPECT_EQ(kiln::arange(short{1}, 4L, 1U).get<std::int64_t>(),
+              (std::vector<std::int64_t>{1, 2, 3}));
+    // Any floating-point argument makes the whole range float64.
+    const ndarray mixed = kiln::arange(0, 1, 0.25);
+    EXPECT_EQ(mixed.dtype(), kiln::float64);
+    EXPECT_EQ(mixed.get<double>(), (std::vector<double>{0.0, 0.25, 0.5, 0.75}));
+    EXPECT_EQ(kiln::arange(1, 2.5).get<double>(), (std::vector<double>{1.0, 2.0}));
+    EXPECT_EQ(kiln::arange(3.0).get<double>(), (std::vector<double>{0.0, 1.0, 2.0}));
+    EXPECT_EQ(kiln::arange(0.5F, 2).get<double>(), (std::vector<double>{0.5, 1.5}));
+    // A given dtype wins.
+    EXPECT_EQ(kiln::arange(0, 6, 2, kiln::int32).get<std::int32_t>(),
+              (std::vector<std::int32_t>{0, 2, 4}));
+    // An unsigned value beyond int64 is refused, not wrapped to a negative start.
+    try {
+        (void)kiln::arange(std::numeric_limits<std::uint64_t>::max(), std::uint64_t{0});
+        ADD_FAILURE() << "expected kiln::Error";
+    } catch (const kiln::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("arange: 18446744073709551615 does not fit"),
+                  std::string::npos)
+            << e.what();
+    }
+}
+
+// CuPy's item() (cupy_tests/core_tests/test_ndarray_conversion.py, TestNdarrayItem and
+// TestNdarrayItemRaise): the one element of a size-1 array of any shape; other sizes are refused.
+TEST(Array, ItemIsTheOneElement) {
+    KILN_REQUIRE_DEVICE();
+    EXPECT_EQ(kiln::sum(kiln::arange(5)).item<std::int64_t>(), 10);
+    EXPECT_EQ(kiln::full({1, 1, 1}, 2.5).item<double>(), 2.5);
+    EXPECT_EQ(kiln::full({1}, 7, kiln::uint8).item<std::uint8_t>(), 7);
+    EXPECT_TRUE(kiln::array(std::vector<bool>{true}).item<bool>());
+    EXPECT_EQ(kiln::arange(6)[{4}].item<std::int64_t>(), 4);
+    kiln::test::expect_error<kiln::ValueError>(
+        [] {
+            (void)kiln::arange(6).reshape({2, 3}).item<std::int64_t>();
+        },
+        "kiln: item: the array has 6 elements (shape (2, 3)); only an array of one element "
+        "converts to a scalar");
+    EXPECT_THROW((void)kiln::empty({0}).item<double>(), kiln::ValueError);
+    EXPECT_THROW((void)kiln::full({1}, 2.5).item<float>(), kiln::TypeError);
 }
 
 TEST(Array, BadInputIsAClearError) {

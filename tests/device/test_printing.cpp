@@ -226,10 +226,15 @@ TEST(Printing, StreamsAndToString) {
     const ndarray m = kiln::arange(0.0, 4.0, 1.0, kiln::float32).reshape({2, 2});
     const std::string repr = "array([[0., 1.],\n       [2., 3.]], dtype=float32)";
     EXPECT_EQ(kiln::to_string(m), repr);
+    EXPECT_EQ(kiln::array_str(m), "[[0. 1.]\n [2. 3.]]");
+    // A stream gets what Python's print writes (str), not the repr: NumPy prints a 0-d float64
+    // of 2 as "2.0".
     std::ostringstream out;
     out << m;
-    EXPECT_EQ(out.str(), repr);
-    EXPECT_EQ(kiln::array_str(m), "[[0. 1.]\n [2. 3.]]");
+    EXPECT_EQ(out.str(), "[[0. 1.]\n [2. 3.]]");
+    std::ostringstream zero_d;
+    zero_d << kiln::sum(kiln::ones({2}));
+    EXPECT_EQ(zero_d.str(), "2.0");
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // sums of small integers, float64 means of integers, float16 accumulated in float32), NaN in max
 // and min, empty reductions, `out` and `dtype`, non-contiguous inputs and complex sums.
 #include "tests/support/backend_under_test.hpp"
+#include "tests/support/expect_error.hpp"
 
 #include <kiln/kiln.hpp>
 
@@ -147,6 +148,23 @@ TEST(Reductions, BadAxesAndDtypesAreClearErrors) {
     }
     ndarray wrong_shape = kiln::zeros({2}, kiln::float32);
     EXPECT_THROW((void)kiln::sum(a, {.axis = 0, .out = wrong_shape}), kiln::ShapeError);
+}
+
+// A routine's errors name the routine the user called, not the ReductionKernel it runs.
+TEST(Reductions, ErrorsNameTheRoutine) {
+    KILN_REQUIRE_DEVICE();
+    using kiln::test::expect_error;
+    const ndarray a = kiln::zeros({2, 3}, kiln::float32);
+    expect_error<kiln::IndexError>(
+        [&] { (void)kiln::sum(a, {.axis = 2}); },
+        "kiln: sum: axis 2 is out of bounds for an array of dimension 2");
+    expect_error<kiln::Error>(
+        [&] {
+            (void)kiln::mean(a, {.axis = {1, -1}});
+        },
+        "kiln: mean: axis -1 is repeated");
+    kiln::test::expect_error_naming([] { (void)kiln::max(kiln::zeros({0}, kiln::float32)); },
+                                    {"kiln: max: cannot reduce zero elements"});
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <dlfcn.h>
 #include <link.h>
 #include <stdio.h>  // NOLINT(modernize-deprecated-headers): popen is POSIX
 
@@ -155,6 +156,25 @@ TEST(Libkiln, LinksNoVendorLibrary) {
          {"nvrtc", "libcuda", "cudart", "amdhip64", "hiprtc", "amd_comgr", "hsa-runtime"}) {
         EXPECT_FALSE(contains(ldd, vendor)) << vendor << " in\n" << ldd;
     }
+}
+
+// On a machine without an NVIDIA driver the CUDA runtime says the driver is insufficient; kiln's
+// reason says that there is none.
+TEST(Libkiln, MissingNvidiaDriverIsNamed) {
+    if (KILN_HAS_CUDA == 0) {
+        GTEST_SKIP() << "this build has no CUDA backend";
+    }
+    if (void* driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL); driver != nullptr) {
+        dlclose(driver);
+        GTEST_SKIP() << "this machine has an NVIDIA driver (libcuda.so.1)";
+    }
+    const std::string output = probe("", "cuda");
+    if (line(output, "library NVRTC: ") == "not found") {
+        GTEST_SKIP() << "this machine lacks NVRTC, which the CUDA backend loads first: " << output;
+    }
+    EXPECT_EQ(line(output, "no device: "),
+              "cudaGetDeviceCount: no NVIDIA driver found (libcuda.so.1 could not be loaded)")
+        << output;
 }
 
 // The control: the same mechanism with nothing hidden finds every library in the directory.

@@ -5,6 +5,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
 namespace {
 
 TEST(Backend, NamesMatchKilnBackendValues) {
@@ -29,6 +34,34 @@ TEST(Backend, UnknownBackendNameListsTheCompiledOnes) {
                                             : "none"),
                   std::string::npos)
             << what;
+    }
+}
+
+// A KILN_BACKEND that names no backend of this build means no device, not an exception (as
+// device_count() promises), and the reason lists the valid names. In a child process: the backend
+// is chosen once per process.
+TEST(BackendDeathTest, UnknownKilnBackendMeansNoDeviceWithAReason) {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    const char* set = std::getenv("KILN_BACKEND");  // NOLINT(concurrency-mt-unsafe)
+    const std::string before = set != nullptr ? set : "";
+    setenv("KILN_BACKEND", "cdua", 1);  // NOLINT(concurrency-mt-unsafe): the child reads it
+    std::string names;
+    for (auto kind : kiln::compiled_backends()) {
+        names += (names.empty() ? "" : ", ") + std::string(kiln::to_string(kind));
+    }
+    EXPECT_EXIT(
+        {
+            std::fprintf(stderr, "devices %d: %s\n", kiln::device_count(),
+                         kiln::no_device_reason().c_str());
+            std::_Exit(kiln::device_count() == 0 ? 3 : 0);
+        },
+        testing::ExitedWithCode(3),
+        "devices 0: kiln: KILN_BACKEND='cdua' is not a backend of this build; expected one of: " +
+            names);
+    if (set != nullptr) {
+        setenv("KILN_BACKEND", before.c_str(), 1);  // NOLINT(concurrency-mt-unsafe)
+    } else {
+        unsetenv("KILN_BACKEND");  // NOLINT(concurrency-mt-unsafe)
     }
 }
 
@@ -88,9 +121,39 @@ TEST(Backend, NoDeviceReasonSaysWhatWasMissing) {
         EXPECT_TRUE(reason.find("GetDeviceCount") != std::string::npos ||
                     reason.find("C++ compiler") != std::string::npos)
             << reason;
-    } else {
+    } else if (kiln::active_backend() != kiln::BackendKind::host) {
         EXPECT_EQ(reason, "");
     }
+}
+
+// With the host backend running the kernels, the reason says why no GPU does: each GPU backend's
+// own reason, or that none was compiled in, or that KILN_BACKEND asked for the host.
+TEST(Backend, HostBackendSaysWhyNoGpuRunsTheKernels) {
+    if (kiln::compiled_backends().empty() || kiln::device_count() == 0 ||
+        kiln::active_backend() != kiln::BackendKind::host) {
+        GTEST_SKIP() << "the host backend is not running the kernels here";
+    }
+    const std::string reason = kiln::no_device_reason();
+    if (std::getenv("KILN_BACKEND") != nullptr) {  // NOLINT(concurrency-mt-unsafe): read only
+        EXPECT_EQ(reason, "KILN_BACKEND=host asks for the host backend");
+        return;
+    }
+    std::vector<std::string> gpu_backends;
+    for (auto kind : kiln::compiled_backends()) {
+        if (kind != kiln::BackendKind::host) {
+            gpu_backends.emplace_back(kiln::to_string(kind));
+        }
+    }
+    if (gpu_backends.empty()) {
+        EXPECT_EQ(reason, "this build of kiln has no GPU backend; running on the host backend");
+        return;
+    }
+    EXPECT_TRUE(reason.starts_with("no GPU backend found a device: " + gpu_backends.front() + ": "))
+        << reason;
+    for (const auto& name : gpu_backends) {
+        EXPECT_NE(reason.find(name + ": "), std::string::npos) << name << " in " << reason;
+    }
+    EXPECT_TRUE(reason.ends_with("; running on the host backend")) << reason;
 }
 
 }  // namespace

@@ -41,8 +41,7 @@ RawKernel jit_raw_kernel(const JitDefinition& definition) {
     if (definition.name_expression.empty()) {
         return {std::move(module), definition.name, definition.name};
     }
-    std::string lowered =
-        module->lowered_name(backend().current_device(), definition.name_expression);
+    std::string lowered = module->lowered_name(current_device(), definition.name_expression);
     return {std::move(module), definition.name_expression, std::move(lowered)};
 }
 

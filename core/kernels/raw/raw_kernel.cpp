@@ -119,7 +119,7 @@ RawKernel::RawKernel(RawKernel&&) noexcept = default;
 RawKernel& RawKernel::operator=(RawKernel&&) noexcept = default;
 
 void* RawKernel::function() const {
-    return module_->function(detail::backend().current_device(), lookup_name_).native;
+    return module_->function(detail::current_device(), lookup_name_).native;
 }
 
 void RawKernel::operator()(Dim3 grid, Dim3 block, std::initializer_list<KernelArg> args,
@@ -196,11 +196,11 @@ void RawKernel::operator()(Dim3 grid, Dim3 block, std::span<const KernelArg> arg
 }
 
 KernelAttributes RawKernel::attributes() const {
-    return module_->function(detail::backend().current_device(), lookup_name_).attributes;
+    return module_->function(detail::current_device(), lookup_name_).attributes;
 }
 
 void RawKernel::set_max_dynamic_shared_size_bytes(int bytes) const {
-    const int device = detail::backend().current_device();
+    const int device = detail::current_device();
     detail::backend().set_function_attribute(
         device, module_->function(device, lookup_name_).native,
         detail::FunctionAttribute::max_dynamic_shared_size_bytes, bytes);
@@ -208,7 +208,7 @@ void RawKernel::set_max_dynamic_shared_size_bytes(int bytes) const {
 }
 
 void RawKernel::set_preferred_shared_memory_carveout(int percent) const {
-    const int device = detail::backend().current_device();
+    const int device = detail::current_device();
     detail::backend().set_function_attribute(
         device, module_->function(device, lookup_name_).native,
         detail::FunctionAttribute::preferred_shared_memory_carveout, percent);

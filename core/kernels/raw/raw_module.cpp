@@ -40,7 +40,7 @@ RawKernel RawModule::get_function(std::string_view name) const {
     const bool registered = source != nullptr && std::find(source->name_expressions.begin(),
                                                            source->name_expressions.end(),
                                                            name) != source->name_expressions.end();
-    const int device = detail::backend().current_device();
+    const int device = detail::current_device();
     std::string lookup = registered ? state_->lowered_name(device, name) : std::string(name);
     if (!registered && lookup.find_first_of("<>(), :") != std::string::npos) {
         (void)state_->lowered_name(device, name);  // throws: an expression not registered
@@ -51,7 +51,7 @@ RawKernel RawModule::get_function(std::string_view name) const {
 }
 
 GlobalSymbol RawModule::get_global(std::string_view name) const {
-    const auto [ptr, bytes] = state_->global(detail::backend().current_device(), std::string(name));
+    const auto [ptr, bytes] = state_->global(detail::current_device(), std::string(name));
     return {ptr, bytes};
 }
 

@@ -241,10 +241,6 @@ void lay_out(const ReductionDefinition& k, const AxesSplit& axes, bool keepdims,
 
 }  // namespace
 
-std::string reduction_prefix(const ReductionDefinition& k) {
-    return "kiln: ReductionKernel '" + k.name + "': ";
-}
-
 ReductionCall prepare_reduction(const ReductionDefinition& k, std::span<const Argument> args,
                                 const ReductionCallOptions& options, std::optional<int> device) {
     const std::vector<ndarray> given = given_outputs(k, args, options);

@@ -40,8 +40,6 @@ struct ReductionCall {
     bool reduction_contiguous = false;
 };
 
-[[nodiscard]] std::string reduction_prefix(const ReductionDefinition& k);
-
 // Throws TypeError, ShapeError, IndexError or Error naming the kernel and the argument.
 // `device`: where the call runs; none when only its source is wanted.
 [[nodiscard]] ReductionCall prepare_reduction(const ReductionDefinition& k,

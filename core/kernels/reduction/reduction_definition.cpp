@@ -27,10 +27,6 @@ bool is_placeholder_of(const ReductionDefinition& k, const std::string& type) {
     return uses(k.in) || uses(k.out);
 }
 
-std::string prefix(const ReductionDefinition& k) {
-    return "kiln: ReductionKernel '" + k.name + "': ";
-}
-
 std::vector<std::string> parse_reduce_types(const std::string& reduce_type,
                                             const ReductionDefinition& k) {
     std::vector<std::string> types;
@@ -45,7 +41,7 @@ std::vector<std::string> parse_reduce_types(const std::string& reduce_type,
         const auto comma = rest.find(',');
         std::string type = trim(rest.substr(0, comma));
         if (!dtype_from_spelling(type) && !is_placeholder_of(k, type)) {
-            throw TypeError(prefix(k) + "reduce_type entry '" + type +
+            throw TypeError(reduction_prefix(k) + "reduce_type entry '" + type +
                             "' is neither a dtype name, the C type of one, nor a type "
                             "placeholder of the parameters");
         }
@@ -69,12 +65,18 @@ std::optional<DType> dtype_from_spelling(std::string_view type) {
     return std::nullopt;
 }
 
+std::string reduction_prefix(const ReductionDefinition& k) {
+    return "kiln: " + k.label + ": ";
+}
+
 ReductionDefinition define_reduction(const std::string& in_params, const std::string& out_params,
                                      std::string map_expr, std::string reduce_expr,
                                      std::string post_map_expr, std::string identity,
                                      std::string name, const std::string& reduce_type,
                                      std::string preamble) {
+    std::string label = "ReductionKernel '" + name + "'";
     ReductionDefinition k{std::move(name),
+                          std::move(label),
                           std::move(map_expr),
                           std::move(reduce_expr),
                           std::move(post_map_expr),
@@ -93,12 +95,12 @@ ReductionDefinition define_reduction(const std::string& in_params, const std::st
     k.out = parse_params(out_params, k.name, "out_params", KernelKind::reduction);
     check_kernel_params(k.name, k.in, k.out, KernelKind::reduction);
     if (k.out.empty()) {
-        throw Error(prefix(k) + "out_params is empty (expected at least one output)");
+        throw Error(reduction_prefix(k) + "out_params is empty (expected at least one output)");
     }
     for (const auto* list : {&k.in, &k.out}) {
         for (const auto& p : *list) {
             if (p.raw) {
-                throw Error(prefix(k) + "parameter '" + p.name +
+                throw Error(reduction_prefix(k) + "parameter '" + p.name +
                             "' is raw, but a reduction reads and writes its arrays per element "
                             "(expected no raw parameters)");
             }
@@ -106,7 +108,7 @@ ReductionDefinition define_reduction(const std::string& in_params, const std::st
     }
     k.reduce_types = parse_reduce_types(reduce_type, k);
     if (k.out.size() > 1 && k.reduce_types.size() == 1) {
-        throw TypeError(prefix(k) + "has " + std::to_string(k.out.size()) +
+        throw TypeError(reduction_prefix(k) + "has " + std::to_string(k.out.size()) +
                         " outputs, so reduce_type must list one type per tuple member (or be "
                         "empty for one member per output)");
     }

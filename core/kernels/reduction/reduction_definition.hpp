@@ -5,6 +5,7 @@
 #include "../param_spec.hpp"
 
 #include <kiln/dtype.hpp>
+#include <kiln/reduction_kernel.hpp>
 
 #include <optional>
 #include <string>
@@ -16,6 +17,8 @@ namespace kiln::detail {
 // What a ReductionKernel is, as written.
 struct ReductionDefinition {
     std::string name;
+    // What messages call the kernel: "ReductionKernel 'name'", or a routine's name ("sum").
+    std::string label;
     std::string map_expr;
     std::string reduce_expr;
     std::string post_map_expr;
@@ -32,6 +35,9 @@ struct ReductionDefinition {
 // The dtype a reduce_type entry spells: a dtype name ("float64") or its C type ("double").
 [[nodiscard]] std::optional<DType> dtype_from_spelling(std::string_view type);
 
+// "kiln: <label>: ", which opens the kernel's messages.
+[[nodiscard]] std::string reduction_prefix(const ReductionDefinition& k);
+
 // Parses and checks a definition. Throws Error or TypeError naming the kernel for an invalid
 // name, a malformed or raw parameter, no outputs, or a reduce_type entry that is neither a dtype
 // name, the C type of one, nor a placeholder the parameters use (see ReductionOptions).
@@ -41,5 +47,12 @@ struct ReductionDefinition {
                                                    std::string post_map_expr, std::string identity,
                                                    std::string name, const std::string& reduce_type,
                                                    std::string preamble);
+
+// A ReductionKernel of kiln's own routines: its messages name `label` ("sum"), not the generated
+// kernel.
+[[nodiscard]] ReductionKernel routine_reduction_kernel(
+    const std::string& in_params, const std::string& out_params, std::string map_expr,
+    std::string reduce_expr, std::string post_map_expr, std::string identity, std::string name,
+    const ReductionOptions& options, std::string label);
 
 }  // namespace kiln::detail

@@ -109,7 +109,41 @@ struct Reduction {
     static std::vector<ndarray> outputs(const Definition& /*k*/, Call&& call) {
         return std::move(call.outputs);
     }
+
+    // The shared state of a definition; messages name the kernel by `label` when given.
+    static std::shared_ptr<GeneratedKernel<Reduction>> define(
+        const std::string& in_params, const std::string& out_params, std::string map_expr,
+        std::string reduce_expr, std::string post_map_expr, std::string identity, std::string name,
+        const ReductionOptions& options, const std::optional<std::string>& label) {
+        DefinitionKey key;
+        key.add(in_params).add(out_params).add(map_expr).add(reduce_expr).add(post_map_expr);
+        key.add(identity).add(name).add(options.reduce_type).add_flag(options.reduce_dims);
+        key.add(options.preamble).add(options.options).add(label.value_or(""));
+        return GeneratedKernel<Reduction>::shared(key, [&] {
+            ReductionDefinition definition =
+                define_reduction(in_params, out_params, std::move(map_expr), std::move(reduce_expr),
+                                 std::move(post_map_expr), std::move(identity), std::move(name),
+                                 options.reduce_type, options.preamble);
+            definition.label = label.value_or(definition.label);
+            definition.reduce_dims = options.reduce_dims;
+            definition.options = options.options;
+            return definition;
+        });
+    }
+    static ReductionKernel kernel(std::shared_ptr<GeneratedKernel<Reduction>> state) {
+        return ReductionKernel(std::move(state));
+    }
 };
+
+ReductionKernel routine_reduction_kernel(const std::string& in_params,
+                                         const std::string& out_params, std::string map_expr,
+                                         std::string reduce_expr, std::string post_map_expr,
+                                         std::string identity, std::string name,
+                                         const ReductionOptions& options, std::string label) {
+    return Reduction::kernel(Reduction::define(
+        in_params, out_params, std::move(map_expr), std::move(reduce_expr),
+        std::move(post_map_expr), std::move(identity), std::move(name), options, std::move(label)));
+}
 
 }  // namespace kiln::detail
 
@@ -118,21 +152,13 @@ namespace kiln {
 ReductionKernel::ReductionKernel(const std::string& in_params, const std::string& out_params,
                                  std::string map_expr, std::string reduce_expr,
                                  std::string post_map_expr, std::string identity, std::string name,
-                                 const ReductionOptions& options) {
-    detail::DefinitionKey key;
-    key.add(in_params).add(out_params).add(map_expr).add(reduce_expr).add(post_map_expr);
-    key.add(identity).add(name).add(options.reduce_type).add_flag(options.reduce_dims);
-    key.add(options.preamble).add(options.options);
-    state_ = detail::GeneratedKernel<detail::Reduction>::shared(key, [&] {
-        detail::ReductionDefinition definition = detail::define_reduction(
-            in_params, out_params, std::move(map_expr), std::move(reduce_expr),
-            std::move(post_map_expr), std::move(identity), std::move(name), options.reduce_type,
-            options.preamble);
-        definition.reduce_dims = options.reduce_dims;
-        definition.options = options.options;
-        return definition;
-    });
-}
+                                 const ReductionOptions& options)
+    : state_(detail::Reduction::define(
+          in_params, out_params, std::move(map_expr), std::move(reduce_expr),
+          std::move(post_map_expr), std::move(identity), std::move(name), options, std::nullopt)) {}
+
+ReductionKernel::ReductionKernel(std::shared_ptr<detail::GeneratedKernel<detail::Reduction>> state)
+    : state_(std::move(state)) {}
 
 const std::string& ReductionKernel::name() const noexcept {
     return state_->definition().name;

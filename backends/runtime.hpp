@@ -237,7 +237,7 @@ public:
     }
     [[nodiscard]] std::size_t blas_workspace_bytes(int device) override {
         int major = 0;
-        call<Api>(Api::device_attribute, &major, Api::attribute_compute_major, device);
+        check(Api::device_attribute, &major, Api::attribute_compute_major, device);
         return Api::Blas::workspace_bytes(major);
     }
 

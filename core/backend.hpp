@@ -242,6 +242,10 @@ public:
 // The active backend (see kiln::active_backend). Throws NoDevice when none was compiled in.
 [[nodiscard]] Backend& backend();
 
+// The one instance of a compiled backend, made on first use and never destroyed, whether or not it
+// is the active one (kiln::show_config reports on each). Throws Error when it is not compiled in.
+[[nodiscard]] Backend& backend_of(BackendKind kind);
+
 // Why the active backend sees no device ("" when it sees one). When no backend was named by
 // KILN_BACKEND and none sees a device, the reason of each compiled backend, by name.
 [[nodiscard]] std::string reason_for_no_device();

@@ -3,12 +3,15 @@
 #include "backend_traits.hpp"
 #include "env.hpp"
 #include "lifetime.hpp"
+#include "log.hpp"
 
 #include <kiln/config.hpp>
 #include <kiln/error.hpp>
 
 #include <algorithm>
+#include <array>
 #include <memory>
+#include <mutex>
 #include <string>
 
 namespace kiln::detail {
@@ -68,25 +71,32 @@ Choice choose() {
             "(configure with KILN_ENABLE_HOST, KILN_ENABLE_CUDA or KILN_ENABLE_HIP)");
     }
     if (auto name = env::get("KILN_BACKEND")) {
-        Backend* named = make_backend(parse_backend(*name)).release();
-        return {named, named->device_count() > 0 ? "" : named->no_device_reason()};
+        Backend* named = &backend_of(parse_backend(*name));
+        const int count = named->device_count();
+        log::info("backend: {} (KILN_BACKEND), {} device(s)", *name, count);
+        return {named, count > 0 ? "" : named->no_device_reason()};
     }
     std::string reasons;
-    std::unique_ptr<Backend> fallback;
+    Backend* fallback = nullptr;
     for (BackendKind kind : kinds) {
-        auto candidate = make_backend(kind);
-        if (candidate->device_count() > 0) {
-            return {candidate.release(), ""};
+        Backend* candidate = &backend_of(kind);
+        if (const int count = candidate->device_count(); count > 0) {
+            log::info("backend: {}, the first of [{}] that sees a device: {} device(s)",
+                      to_string(kind), compiled_list(), count);
+            return {candidate, ""};
         }
+        log::info("backend: {} sees no device: {}", to_string(kind),
+                  candidate->no_device_reason());
         reasons += (reasons.empty() ? "" : "; ") +
                    (kinds.size() > 1 ? std::string(to_string(kind)) + ": " : std::string()) +
                    candidate->no_device_reason();
         // Without a device, the first backend whose libraries loaded: it can still compile.
         if (!fallback || (!libraries_loaded(*fallback) && libraries_loaded(*candidate))) {
-            fallback = std::move(candidate);
+            fallback = candidate;
         }
     }
-    return {fallback.release(), reasons};
+    log::info("backend: {}, no backend sees a device", to_string(fallback->kind()));
+    return {fallback, reasons};
 }
 
 const Choice& choice() {
@@ -115,6 +125,18 @@ BackendKind parse_backend(std::string_view name) {
 
 Backend& backend() {
     return *choice().backend;
+}
+
+Backend& backend_of(BackendKind kind) {
+    static std::mutex mutex;
+    // Never destroyed, like the active one.
+    static std::array<Backend*, static_cast<std::size_t>(BackendKind::host) + 1> made{};
+    const std::scoped_lock lock(mutex);
+    Backend*& instance = made.at(static_cast<std::size_t>(kind));
+    if (instance == nullptr) {
+        instance = make_backend(kind).release();
+    }
+    return *instance;
 }
 
 std::string reason_for_no_device() {

@@ -157,8 +157,8 @@ std::string VendorLibrary::open() {
                 library_ = std::move(candidate);
                 return "";
             }
-            log::debug("library: {}: trying {}: {} lacks {}", search_.what, file,
-                       candidate.path(), missing);
+            log::debug("library: {}: trying {}: {} lacks {}", search_.what, file, candidate.path(),
+                       missing);
             note(candidate.path() + " lacks " + missing);
         }
     }

@@ -85,8 +85,7 @@ Choice choose() {
                       to_string(kind), compiled_list(), count);
             return {candidate, ""};
         }
-        log::info("backend: {} sees no device: {}", to_string(kind),
-                  candidate->no_device_reason());
+        log::info("backend: {} sees no device: {}", to_string(kind), candidate->no_device_reason());
         reasons += (reasons.empty() ? "" : "; ") +
                    (kinds.size() > 1 ? std::string(to_string(kind)) + ": " : std::string()) +
                    candidate->no_device_reason();

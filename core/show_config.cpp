@@ -95,8 +95,9 @@ std::pair<std::size_t, std::uintmax_t> directory_size(const fs::path& directory)
     std::size_t files = 0;
     std::uintmax_t bytes = 0;
     std::error_code error;
-    for (fs::recursive_directory_iterator it(
-             directory, fs::directory_options::skip_permission_denied, error), end;
+    for (fs::recursive_directory_iterator
+             it(directory, fs::directory_options::skip_permission_denied, error),
+         end;
          !error && it != end; it.increment(error)) {
         if (std::error_code size_error; it->is_regular_file(size_error)) {
             ++files;
@@ -133,9 +134,9 @@ void show_cache(std::ostream& out) {
 
 // Variables kiln reads that do not start with KILN_: the vendor runtimes' and the toolkits'.
 constexpr std::array<std::string_view, 11> other_variables{
-    "CUDA_VISIBLE_DEVICES", "CUDA_LAUNCH_BLOCKING", "CUDA_PATH",     "CUDA_HOME",
-    "NCCL_HOME",            "HIP_VISIBLE_DEVICES",  "ROCR_VISIBLE_DEVICES",
-    "HIP_LAUNCH_BLOCKING",  "ROCM_PATH",            "HIP_PATH",      "XDG_CACHE_HOME"};
+    "CUDA_VISIBLE_DEVICES", "CUDA_LAUNCH_BLOCKING", "CUDA_PATH",           "CUDA_HOME", "NCCL_HOME",
+    "HIP_VISIBLE_DEVICES",  "ROCR_VISIBLE_DEVICES", "HIP_LAUNCH_BLOCKING", "ROCM_PATH", "HIP_PATH",
+    "XDG_CACHE_HOME"};
 
 void show_environment(std::ostream& out) {
     std::vector<std::string> set;

@@ -90,7 +90,7 @@ Choice choose() {
                    (kinds.size() > 1 ? std::string(to_string(kind)) + ": " : std::string()) +
                    candidate->no_device_reason();
         // Without a device, the first backend whose libraries loaded: it can still compile.
-        if (!fallback || (!libraries_loaded(*fallback) && libraries_loaded(*candidate))) {
+        if (fallback == nullptr || (!libraries_loaded(*fallback) && libraries_loaded(*candidate))) {
             fallback = candidate;
         }
     }

@@ -16,7 +16,6 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
-#include <cstring>
 #include <exception>
 #include <filesystem>
 #include <string>
@@ -74,6 +73,7 @@ void show_backend(std::ostream& out, BackendKind kind, BackendKind active) {
 void show_backends(std::ostream& out) {
     const auto kinds = compiled_backends();
     std::vector<std::string_view> names;
+    names.reserve(kinds.size());
     for (BackendKind kind : kinds) {
         names.push_back(to_string(kind));
     }
@@ -123,7 +123,8 @@ void show_cache(std::ostream& out) {
     } else if (!fs::is_directory(directory, error)) {
         fmt::print(out, "  usable: not made yet (the first compile makes it)\n");
     } else if (::access(directory.c_str(), W_OK | X_OK) != 0) {
-        fmt::print(out, "  read-only: {}; new kernels are not kept\n", std::strerror(errno));
+        fmt::print(out, "  read-only: {}; new kernels are not kept\n",
+                   std::generic_category().message(errno));
     } else {
         fmt::print(out, "  usable: yes\n");
     }

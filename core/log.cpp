@@ -2,6 +2,7 @@
 
 #include "env.hpp"
 
+#include <fmt/ranges.h>
 #include <spdlog/logger.h>
 #include <spdlog/sinks/stdout_sinks.h>
 

@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 
 #include <algorithm>

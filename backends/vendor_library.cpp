@@ -1,6 +1,7 @@
 #include "vendor_library.hpp"
 
 #include "../core/env.hpp"
+#include "../core/log.hpp"
 
 #include <kiln/error.hpp>
 
@@ -80,7 +81,14 @@ std::vector<std::string> versioned_names(std::string_view base, std::initializer
 VendorLibrary::VendorLibrary(LibrarySearch search) : search_(std::move(search)) {}
 
 const std::string& VendorLibrary::load() {
-    std::call_once(loaded_, [this] { reason_ = open(); });
+    std::call_once(loaded_, [this] {
+        reason_ = open();
+        if (reason_.empty()) {
+            log::info("library: {} loaded from {}", search_.what, library_.path());
+        } else {
+            log::info("library: {}", reason_);
+        }
+    });
     return reason_;
 }
 
@@ -136,6 +144,7 @@ std::string VendorLibrary::open() {
             const std::string file = place.directory.empty() ? name : inside(place.directory, name);
             DynamicLibrary candidate(file);
             if (!candidate) {
+                log::debug("library: {}: trying {}: {}", search_.what, file, candidate.error());
                 if (!absent(candidate.error(), file)) {
                     note(candidate.error());
                 }
@@ -143,9 +152,13 @@ std::string VendorLibrary::open() {
             }
             const std::string missing = resolve_all(candidate);
             if (missing.empty()) {
+                log::debug("library: {}: trying {}: opened {}", search_.what, file,
+                           candidate.path());
                 library_ = std::move(candidate);
                 return "";
             }
+            log::debug("library: {}: trying {}: {} lacks {}", search_.what, file, candidate.path(),
+                       missing);
             note(candidate.path() + " lacks " + missing);
         }
     }

@@ -40,6 +40,8 @@ fi
 
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null |
     sed 's/^/gpu: /' | tee "$results/gpu.txt"
+# What kiln finds here (backends, libraries, devices, cache), kept with the results.
+"$here/bin/kiln-info" 2>&1 | tee "$results/kiln-info.txt"
 sum_passed=0 sum_failed=0 sum_skipped=0
 
 # The sharded MSE example timed on one GPU and on two (2e8 float64: 1e8 a rank on two), under

@@ -29,6 +29,8 @@ find "$build/tests" "$build/examples" -maxdepth 1 -type f \( -name 'kiln-mpi-tes
 if grep -q '^KILN_BUILD_BENCH:BOOL=ON' "$build/CMakeCache.txt"; then
     find "$build/bench" -maxdepth 1 -type f -name 'kiln-*' -perm -u+x -exec cp {} "$out/bin/" \;
 fi
+# kiln-info, which run.sh prints first.
+cp "$build/tools/kiln-info" "$out/bin/"
 # The loader tests' probe: no test itself, so beside the programs (the tests look in ../bin).
 cp "$build/tests/kiln-loader-probe" "$out/bin/"
 

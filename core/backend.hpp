@@ -249,6 +249,10 @@ void set_current_device(int device);
 // The default device: KILN_DEVICE, else 0 (not checked against the device count).
 [[nodiscard]] int default_device_id();
 
+// The one instance of a compiled backend, made on first use and never destroyed, whether or not it
+// is the active one (kiln::show_config reports on each). Throws Error when it is not compiled in.
+[[nodiscard]] Backend& backend_of(BackendKind kind);
+
 // Why the active backend sees no device, or why the host backend runs the kernels ("" when a GPU
 // backend sees a device). When no backend was named by KILN_BACKEND and none sees a device, the
 // reason of each compiled backend, by name.

@@ -3,12 +3,15 @@
 #include "backend_traits.hpp"
 #include "env.hpp"
 #include "lifetime.hpp"
+#include "log.hpp"
 
 #include <kiln/config.hpp>
 #include <kiln/error.hpp>
 
 #include <algorithm>
+#include <array>
 #include <memory>
+#include <mutex>
 #include <string>
 
 namespace kiln::detail {
@@ -77,30 +80,36 @@ Choice choose() {
     }
     if (auto name = env::get("KILN_BACKEND")) {
         const BackendKind kind = parse_backend(*name);
-        Backend* named = make_backend(kind).release();
-        if (named->device_count() == 0) {
+        Backend* named = &backend_of(kind);
+        const int count = named->device_count();
+        log::info("backend: {} (KILN_BACKEND), {} device(s)", *name, count);
+        if (count == 0) {
             return {named, named->no_device_reason()};
         }
         const bool cpu = traits(kind).dialect == Dialect::host;
         return {named, cpu ? "KILN_BACKEND=" + *name + " asks for the host backend" : ""};
     }
     std::string reasons;
-    std::unique_ptr<Backend> fallback;
+    Backend* fallback = nullptr;
     for (BackendKind kind : kinds) {
-        auto candidate = make_backend(kind);
-        if (candidate->device_count() > 0) {
+        Backend* candidate = &backend_of(kind);
+        if (const int count = candidate->device_count(); count > 0) {
+            log::info("backend: {}, the first of [{}] that sees a device: {} device(s)",
+                      to_string(kind), compiled_list(), count);
             const bool cpu = traits(kind).dialect == Dialect::host;
-            return {candidate.release(), cpu ? cpu_fallback_reason(reasons) : ""};
+            return {candidate, cpu ? cpu_fallback_reason(reasons) : ""};
         }
+        log::info("backend: {} sees no device: {}", to_string(kind), candidate->no_device_reason());
         reasons += (reasons.empty() ? "" : "; ") +
                    (kinds.size() > 1 ? std::string(to_string(kind)) + ": " : std::string()) +
                    candidate->no_device_reason();
         // Without a device, the first backend whose libraries loaded: it can still compile.
-        if (!fallback || (!libraries_loaded(*fallback) && libraries_loaded(*candidate))) {
-            fallback = std::move(candidate);
+        if (fallback == nullptr || (!libraries_loaded(*fallback) && libraries_loaded(*candidate))) {
+            fallback = candidate;
         }
     }
-    return {fallback.release(), reasons};
+    log::info("backend: {}, no backend sees a device", to_string(fallback->kind()));
+    return {fallback, reasons};
 }
 
 const Choice& choice() {
@@ -168,6 +177,18 @@ int current_device() {
 void set_current_device(int device) {
     backend().set_device(device);
     thread_placed = true;
+}
+
+Backend& backend_of(BackendKind kind) {
+    static std::mutex mutex;
+    // Never destroyed, like the active one.
+    static std::array<Backend*, static_cast<std::size_t>(BackendKind::host) + 1> made{};
+    const std::scoped_lock lock(mutex);
+    Backend*& instance = made.at(static_cast<std::size_t>(kind));
+    if (instance == nullptr) {
+        instance = make_backend(kind).release();
+    }
+    return *instance;
 }
 
 std::string reason_for_no_device() {

@@ -1,12 +1,16 @@
 #include "warning.hpp"
 
-#include <cstdio>
+#include "log.hpp"
+
 #include <mutex>
 #include <set>
 
 namespace kiln::detail {
 
 bool warn_once(const std::string& topic, const std::string& message) {
+    if (!log::enabled(log::Level::warn)) {
+        return false;
+    }
     static std::mutex mutex;
     // Never destroyed: a warning may come while the process exits.
     static auto& warned = *new std::set<std::string>();
@@ -14,7 +18,7 @@ bool warn_once(const std::string& topic, const std::string& message) {
     if (!warned.insert(topic).second) {
         return false;
     }
-    (void)std::fprintf(stderr, "kiln: warning: %s\n", message.c_str());
+    log::write(log::Level::warn, message);
     return true;
 }
 

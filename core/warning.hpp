@@ -6,8 +6,9 @@
 
 namespace kiln::detail {
 
-// Prints "kiln: warning: <message>" the first time `topic` is warned about in this process (a
-// topic names the setting and its value, e.g. the directory); true when it printed.
+// Prints "kiln: warning: <message>" through the log (core/log.hpp) the first time `topic` is warned
+// about in this process (a topic names the setting and its value, e.g. the directory); true when
+// it printed. KILN_LOG=error silences it.
 bool warn_once(const std::string& topic, const std::string& message);
 
 }  // namespace kiln::detail

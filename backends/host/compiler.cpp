@@ -2,6 +2,7 @@
 
 #include "../../core/env.hpp"
 #include "../../core/error_message.hpp"
+#include "../../core/log.hpp"
 #include "cpu.hpp"
 #include "cuda_source.hpp"
 #include "debug_files.hpp"
@@ -184,7 +185,15 @@ bool starts_with_any(std::string_view option, std::initializer_list<std::string_
 }  // namespace
 
 const HostCompiler& host_compiler() {
-    static const HostCompiler compiler = find_compiler();
+    static const HostCompiler compiler = [] {
+        HostCompiler found = find_compiler();
+        if (found.path.empty()) {
+            log::info("library: {}", found.reason);
+        } else {
+            log::info("library: C++ compiler {} ({})", found.path, found.version);
+        }
+        return found;
+    }();
     return compiler;
 }
 

@@ -2,6 +2,7 @@
 
 #include "../../core/compile/cache_trust.hpp"
 #include "../../core/compile/sha256.hpp"
+#include "../../core/log.hpp"
 #include "../../core/warning.hpp"
 #include "prelude_manifest.hpp"
 #include "process.hpp"
@@ -10,6 +11,7 @@
 #include <kiln/compile_cache.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <mutex>
 
@@ -67,6 +69,8 @@ void reject(const fs::path& root, const fs::path& place, const PreludeProblem& p
     if (problem.untrusted) {
         warn_once("prelude-trust " + place.string(), "replacing the host prelude directory '" +
                                                          place.string() + "': " + problem.reason);
+    } else {
+        log::info("cache: rebuilding the host prelude in {}: {}", place.string(), problem.reason);
     }
     discard(root, place);
 }
@@ -92,6 +96,7 @@ std::optional<fs::path> build(const HostCompiler& compiler, const std::vector<st
         if (fs::exists(place, error)) {
             const auto problem = check_prelude(place);
             if (!problem) {
+                log::debug("cache: host prelude found in {}", place.string());
                 return place;
             }
             reject(root, place, *problem);
@@ -101,6 +106,7 @@ std::optional<fs::path> build(const HostCompiler& compiler, const std::vector<st
             fs::permissions(*cache, fs::perms::owner_all, fs::perm_options::replace);
         }
         fs::create_directories(root);
+        const auto start = std::chrono::steady_clock::now();
         ScratchDirectory scratch(root);
         write_prelude(scratch.path(), headers);
         precompile(compiler, options, scratch.path(), prelude_header);
@@ -109,9 +115,14 @@ std::optional<fs::path> build(const HostCompiler& compiler, const std::vector<st
         fs::rename(scratch.path(), place, error);
         if (!error) {
             scratch.keep();
+            const std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - start;
+            log::info("cache: host prelude precompiled into {} in {:.3f} s", place.string(),
+                      seconds.count());
             return place;
         }
-    } catch (const std::exception&) {  // NOLINT(bugprone-empty-catch): compiles read headers
+    } catch (const std::exception& e) {
+        // Compiles read the headers instead.
+        log::info("cache: host prelude not precompiled: {}", e.what());
     }
     return fs::exists(place, error) && !check_prelude(place) ? std::optional<fs::path>(place)
                                                              : std::nullopt;

@@ -1,5 +1,7 @@
 #include "compile_cache.hpp"
 
+#include "../log.hpp"
+
 #include <chrono>
 #include <utility>
 
@@ -26,6 +28,7 @@ CompiledBinary CompileCache::get(const CompileRequest& request) {
         const std::scoped_lock lock(mutex_);
         if (auto found = memory_.find(request.key); found != memory_.end()) {
             increment(counters_.memory_hits);
+            log::debug("cache: memory hit for '{}' ({})", request.kernel, request.target);
             return found->second;
         }
     }
@@ -44,12 +47,18 @@ std::optional<CompiledBinary> CompileCache::from_disk(const CompileRequest& requ
     DiskLookup lookup = disk_->load(request.key);
     if (lookup.corrupt) {
         increment(counters_.corrupt_files);
+        log::info("cache: {} failed verification; compiling '{}' again",
+                  disk_->entry_path(request.key).string(), request.kernel);
     }
     if (!lookup.entry) {
         increment(counters_.disk_misses);
+        log::debug("cache: disk miss for '{}' ({}) in {}", request.kernel, request.target,
+                   disk_->directory().string());
         return std::nullopt;
     }
     increment(counters_.disk_hits);
+    log::debug("cache: disk hit for '{}' ({}): {}", request.kernel, request.target,
+               disk_->entry_path(request.key).string());
     return CompiledBinary{
         std::move(lookup.entry->image), request.target, {}, std::move(lookup.entry->lowered_names)};
 }
@@ -60,6 +69,7 @@ CompiledBinary CompileCache::from_compiler(const CompileRequest& request) {
     const std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - start;
     increment(counters_.compiles);
     counters_.compile_seconds.fetch_add(seconds.count(), std::memory_order_relaxed);
+    log::info("compiled '{}' for {} in {:.3f} s", request.kernel, request.target, seconds.count());
     if (disk_) {
         (void)disk_->store(request.key, {binary.image, binary.lowered_names},
                            disk_->saves_source() ? request.source : std::string_view{});

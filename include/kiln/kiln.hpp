@@ -36,6 +36,7 @@
 #include <kiln/scalar.hpp>
 #include <kiln/scans.hpp>
 #include <kiln/shape.hpp>
+#include <kiln/show_config.hpp>
 #include <kiln/stream.hpp>
 #include <kiln/stream_view.hpp>
 #include <kiln/ufuncs.hpp>

@@ -228,7 +228,8 @@ void expect_exact_comparisons() {
                                       " on " + std::string(kiln::name(tens.dtype()));
             const ndarray right = function(tens, scalar, {});
             EXPECT_EQ(right.dtype(), DType::bool_) << where;
-            EXPECT_EQ(right.template get<bool>(), std::vector<bool>(2, compare(name, 10, value))) << where;
+            EXPECT_EQ(right.template get<bool>(), std::vector<bool>(2, compare(name, 10, value)))
+                << where;
             if (value < static_cast<long double>(std::numeric_limits<T>::min()) ||
                 value > static_cast<long double>(std::numeric_limits<T>::max())) {
                 EXPECT_EQ(function(scalar, tens, {}).template get<bool>(),

@@ -49,6 +49,8 @@ protected:
 // debug: the backend chosen and why, the disk lookup, and the compile with its time; the next
 // process finds the kernel on disk.
 TEST_F(LogDeathTest, DebugReportsBackendCompilesWithTimesAndCacheLookups) {
+    KILN_REQUIRE_DEVICE();
+    KILN_SKIP_UNDER_SANITIZER(kiln::test::death_test);
     log_level("debug");
     const std::string backend(kiln::test::backend_name);
     EXPECT_EXIT(run_kernel(1), testing::ExitedWithCode(0),
@@ -62,6 +64,8 @@ TEST_F(LogDeathTest, DebugReportsBackendCompilesWithTimesAndCacheLookups) {
 
 // Unset: the default level, warn, prints nothing for a compile that goes well.
 TEST_F(LogDeathTest, UnsetPrintsNothingBelowWarn) {
+    KILN_REQUIRE_DEVICE();
+    KILN_SKIP_UNDER_SANITIZER(kiln::test::death_test);
     log_level("");
     EXPECT_EXIT(run_kernel(3), testing::ExitedWithCode(0), "^$");
     log_level("warn");
@@ -70,6 +74,8 @@ TEST_F(LogDeathTest, UnsetPrintsNothingBelowWarn) {
 
 // A value that is not a level warns once, naming the valid ones, and logging goes on at warn.
 TEST_F(LogDeathTest, BadValueWarnsOnceNamingTheLevels) {
+    KILN_REQUIRE_DEVICE();
+    KILN_SKIP_UNDER_SANITIZER(kiln::test::death_test);
     log_level("verbose");
     EXPECT_EXIT(run_kernel(5), testing::ExitedWithCode(0),
                 "^kiln: warning: KILN_LOG='verbose' is not a log level; expected error, warn, "
@@ -79,6 +85,8 @@ TEST_F(LogDeathTest, BadValueWarnsOnceNamingTheLevels) {
 // error silences kiln's warnings (detail::warn_once goes through the log): a cache directory
 // others may write to is passed over without a word.
 TEST_F(LogDeathTest, ErrorSilencesWarnings) {
+    KILN_REQUIRE_DEVICE();
+    KILN_SKIP_UNDER_SANITIZER(kiln::test::death_test);
     std::filesystem::create_directories(dir_);
     std::filesystem::permissions(dir_, std::filesystem::perms::all);
     log_level("");

@@ -8,7 +8,8 @@ if(NOT status EQUAL 0)
   message(FATAL_ERROR "kiln-info exited with ${status}:\n${out}${err}")
 endif()
 foreach(expected
-    "\nactive backend: host\n  host \\(active\\): usable, 2 device\\(s\\)\n"
+    "\nactive backend: host\n"
+    "\n  host \\(active\\): usable, 2 device\\(s\\)\n"
     "\n    device 1: [^\n]+, arch native, "
     "\ncompile cache: ${WORK_DIR}/cache\n"
     "\n  KILN_HOST_DEVICES=2\n")

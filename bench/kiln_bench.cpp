@@ -314,8 +314,10 @@ int run(const Options& options) {
     }
 
     for (auto& record : records) {
-        record.full_size_name = record.name;
-        record.name = name_at_scale(record.name, options.size_scale);
+        if (record.full_size_name.empty()) {  // rows named in bytes have named themselves
+            record.full_size_name = record.name;
+            record.name = name_at_scale(record.name, options.size_scale);
+        }
     }
     std::cout << '\n'
               << table(records, copy_gbps, time_heading(context.host)) << '\n'

@@ -32,7 +32,7 @@ std::int64_t to_integer(std::string_view digits) {
     return value;
 }
 
-// "1e8" or "2.5e5" as a count; nullopt-like -1 for anything else.
+// "1e8" or "2.5e5" as a count; -1 for anything else.
 std::int64_t exponent_count(std::string_view text) {
     const auto e = text.find('e');
     if (e == std::string_view::npos || !all_digits(text.substr(e + 1))) {
@@ -84,7 +84,7 @@ std::string count_text(std::int64_t n) {
         n /= 10;
         ++zeros;
     }
-    const std::string digits = std::to_string(n);
+    std::string digits = std::to_string(n);
     if (zeros == 0) {
         return digits;
     }

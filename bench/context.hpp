@@ -4,9 +4,8 @@
 
 #include "options.hpp"
 #include "record.hpp"
+#include "scaling.hpp"
 
-#include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -25,12 +24,11 @@ struct Context {
 
     // `n` elements scaled by --size-scale (at least one).
     [[nodiscard]] std::int64_t scaled(std::int64_t n) const {
-        return std::max<std::int64_t>(1, std::llround(static_cast<double>(n) * options.size_scale));
+        return scale_count(n, options.size_scale);
     }
     // One side of a `dims`-dimensional shape, so that the element count scales by --size-scale.
     [[nodiscard]] std::int64_t scaled_side(std::int64_t n, int dims) const {
-        const double factor = std::pow(options.size_scale, 1.0 / dims);
-        return std::max<std::int64_t>(1, std::llround(static_cast<double>(n) * factor));
+        return scale_side(n, dims, options.size_scale);
     }
 };
 

@@ -2,10 +2,13 @@
 // figures docs/perf.md reports (see --help, and bench/cupy_compare.py for CuPy's side). Without a
 // GPU it runs them on the host backend (the CPU) and says so; with no backend that has a device
 // it runs the Kokkos baselines, says why, and succeeds.
+#include "check.hpp"
 #include "context.hpp"
+#include "legend.hpp"
 #include "options.hpp"
 #include "record.hpp"
 #include "report.hpp"
+#include "scaling.hpp"
 #include "system_info.hpp"
 #include "timing.hpp"
 #include "workloads/workloads.hpp"
@@ -17,8 +20,8 @@
 #include <Kokkos_Core.hpp>
 
 #include <stdlib.h>  // NOLINT(modernize-deprecated-headers): mkdtemp and setenv are POSIX
+#include <sys/resource.h>
 
-#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -91,30 +94,12 @@ std::vector<Workload> selected_workloads(const Options& options) {
                                     "' is not a regular expression: " + e.what());
     }
     for (auto& workload : all_workloads()) {
-        if (std::regex_search(workload.name, filter)) {
+        if (std::regex_search(workload.name, filter) ||
+            std::regex_search(name_at_scale(workload.name, options.size_scale), filter)) {
             selected.push_back(std::move(workload));
         }
     }
     return selected;
-}
-
-int list(const std::vector<Workload>& workloads) {
-    // The host backend's device (the CPU) runs what needs one device, where it is built.
-    const auto backends = compiled_backends();
-    const bool host = std::ranges::find(backends, BackendKind::host) != backends.end();
-    for (const auto& workload : workloads) {
-        std::cout << std::left << std::setw(34) << workload.name << ' ' << workload.description
-                  << (workload.needs_gpu && workload.devices > 1
-                          ? " [needs " + std::to_string(workload.devices) + " devices]"
-                      : workload.needs_gpu && !host ? " [needs a device]"
-                      : workload.needs_compiler     ? " [needs a GPU backend's compiler]"
-                                                    : "")
-                  << (workload.not_on_host != nullptr
-                          ? std::string(" [not on the host backend: ") + workload.not_on_host + "]"
-                          : std::string())
-                  << '\n';
-    }
-    return 0;
 }
 
 void print_header(const Context& context, const SystemInfo& system,
@@ -149,13 +134,13 @@ void print_header(const Context& context, const SystemInfo& system,
     }
 }
 
-// --json PATH, or bench/results/<device>-<date>.json; a PATH that is a directory (or ends in
-// '/') gets that file name inside it.
+// --json PATH, or <build folder>/bench-results/<device>-<date>.json; a PATH that is a directory (or
+// ends in '/') gets that file name inside it.
 std::filesystem::path json_path(const Options& options, const SystemInfo& system) {
     const std::string file = (system.backend == "host" ? "host-" : "") +
                              file_name_part(system.device) + "-" + system.date + ".json";
     if (options.json_path.empty()) {
-        return std::filesystem::path("bench/results") / file;
+        return std::filesystem::path(KILN_BENCH_RESULTS_DIR) / file;
     }
     if (options.json_path.ends_with('/') || std::filesystem::is_directory(options.json_path)) {
         return std::filesystem::path(options.json_path) / file;
@@ -194,6 +179,29 @@ std::string skip_reason(const Context& context, const Workload& workload) {
     return {};
 }
 
+// The workloads, named for --size-scale, each with what keeps it from running here.
+int list(const Context& context, const std::vector<Workload>& workloads) {
+    for (const auto& workload : workloads) {
+        const std::string skipped = skip_reason(context, workload);
+        std::cout << std::left << std::setw(34)
+                  << name_at_scale(workload.name, context.options.size_scale) << ' '
+                  << workload.description
+                  << (skipped.empty() ? "" : " [not run here: " + skipped + "]") << '\n';
+    }
+    return 0;
+}
+
+// A row for a workload that did not run, saying why.
+Record skipped_record(const Workload& workload, const std::string& reason) {
+    Record skipped;
+    skipped.name = workload.name;
+    skipped.description = workload.description;
+    skipped.size = "-";
+    skipped.check.status = "skip";
+    skipped.skipped = reason;
+    return skipped;
+}
+
 // Runs one workload, turning a failure into a failed row rather than ending the run.
 std::vector<Record> run_workload(const Context& context, const Workload& workload) {
     try {
@@ -210,6 +218,15 @@ std::vector<Record> run_workload(const Context& context, const Workload& workloa
         failed.check.detail = e.what();
         return {failed};
     }
+}
+
+// The process's resident-memory high-water mark (Linux reports it in KiB).
+std::optional<std::size_t> peak_resident_bytes() {
+    rusage usage{};
+    if (::getrusage(RUSAGE_SELF, &usage) != 0) {
+        return std::nullopt;
+    }
+    return static_cast<std::size_t>(usage.ru_maxrss) * 1024;
 }
 
 int run(const Options& options) {
@@ -233,7 +250,7 @@ int run(const Options& options) {
 
     const auto workloads = selected_workloads(options);
     if (options.list) {
-        return list(workloads);
+        return list(context, workloads);
     }
     const SystemInfo system = system_info(context.gpu, context.host);
     print_header(context, system, no_gpu_reason);
@@ -262,6 +279,7 @@ int run(const Options& options) {
         const std::string skipped = skip_reason(context, workload);
         if (!skipped.empty()) {
             std::cerr << ": skipped (" << skipped << ")\n";
+            records.push_back(skipped_record(workload, skipped));
             continue;
         }
         std::cerr << std::flush;
@@ -274,7 +292,22 @@ int run(const Options& options) {
                   << std::defaultfloat << std::endl;
     }
 
-    std::cout << '\n' << table(records, copy_gbps);
+    for (auto& record : records) {
+        if (record.full_size_name.empty()) {  // rows named in bytes have named themselves
+            record.full_size_name = record.name;
+            record.name = name_at_scale(record.name, options.size_scale);
+        }
+    }
+    std::cout << '\n'
+              << table(records, copy_gbps, time_heading(context.host)) << '\n'
+              << legend({.host = context.host,
+                         .device = context.gpu,
+                         .device_name = system.device,
+                         .backend = system.backend,
+                         .copy_gbps = copy_gbps,
+                         .float_tolerance = tolerance_of<float>(),
+                         .double_tolerance = tolerance_of<double>(),
+                         .peak_resident_bytes = peak_resident_bytes()});
     const std::filesystem::path path = json_path(options, system);
     if (path.has_parent_path()) {
         std::filesystem::create_directories(path.parent_path());

@@ -66,7 +66,8 @@ void describe(CLI::App& app, Options& options, std::pair<std::string, std::strin
         ->type_name("F")
         ->check(positive(1e6, "a positive number up to 1e6"));
     app.add_option("--json", options.json_path,
-                   "where to write the results (default bench/results/<device>-<date>.json; a "
+                   "where to write the results (default <build folder>/bench-results/"
+                   "<device>-<date>.json; a "
                    "directory, or a PATH ending in /, gets that file name inside it)")
         ->type_name("PATH");
     app.add_flag("--list", options.list, "list the workloads and exit");

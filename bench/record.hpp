@@ -41,7 +41,10 @@ struct Check {
 };
 
 struct Record {
-    std::string name;  // stable across sizes: bench/cupy_compare.py matches on it
+    std::string name;  // for the sizes that ran (--size-scale)
+    std::string
+        full_size_name;   // at scale 1, stable across sizes: bench/cupy_compare.py matches on it
+    std::string skipped;  // why it did not run here; empty where it ran
     std::string description;
     std::string kernel_class;  // ElementwiseKernel, ReductionKernel, RawKernel, RawModule, ...
     std::string size;          // the shape as run, e.g. "8192x8192"

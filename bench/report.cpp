@@ -61,6 +61,7 @@ Json record_json(const Record& r, std::optional<double> copy_gbps) {
         inputs.push_back(input_json(input));
     }
     Json out = Json::object({{"name", r.name},
+                             {"full_size_name", r.full_size_name},
                              {"description", r.description},
                              {"kernel_class", r.kernel_class},
                              {"size", r.size},
@@ -111,13 +112,14 @@ Derived derive(const Record& record, std::optional<double> copy_gbps) {
     return d;
 }
 
-std::string table(const std::vector<Record>& records, std::optional<double> copy_gbps) {
+std::string table(const std::vector<Record>& records, std::optional<double> copy_gbps,
+                  const std::string& time_heading) {
     std::string out;
     std::array<char, 320> line{};
     (void)std::snprintf(line.data(), line.size(),
                         "%-34s %-15s %10s %12s %8s %6s %10s %9s %-5s %9s\n", "workload", "size",
-                        "GPU ms", "host us/call", "GB/s", "%copy", "Kokkos ms", "speedup", "check",
-                        "peak MiB");
+                        time_heading.c_str(), "host us/call", "GB/s", "%copy", "Kokkos ms",
+                        "speedup", "check", "peak MiB");
     out += line.data();
     for (const auto& r : records) {
         const Derived d = derive(r, copy_gbps);
@@ -136,6 +138,9 @@ std::string table(const std::vector<Record>& records, std::optional<double> copy
                             number(r.kokkos_ms).c_str(), number(d.speedup, "%.1fx").c_str(),
                             r.check.status.c_str(), number(peak_mib, "%.1f").c_str());
         out += line.data();
+        if (!r.skipped.empty()) {
+            out += "    skipped: " + r.skipped + "\n";
+        }
         if (!r.check.detail.empty()) {
             out += "    check: " + r.check.detail + "\n";
         }
@@ -149,14 +154,23 @@ std::string table(const std::vector<Record>& records, std::optional<double> copy
 Json results_json(const SystemInfo& system, const Json& run, const std::vector<Record>& records,
                   std::optional<double> copy_gbps) {
     Json rows = Json::array();
+    Json skipped = Json::array();
     for (const auto& r : records) {
-        rows.push_back(record_json(r, copy_gbps));
+        if (r.skipped.empty()) {
+            rows.push_back(record_json(r, copy_gbps));
+        } else {
+            skipped.push_back(Json::object({{"name", r.name},
+                                            {"full_size_name", r.full_size_name},
+                                            {"description", r.description},
+                                            {"reason", r.skipped}}));
+        }
     }
     return Json::object({{"format", "kiln-bench results, version 1"},
                          {"system", system.json()},
                          {"run", run},
                          {"copy_gbps", optional_json(copy_gbps)},
-                         {"workloads", rows}});
+                         {"workloads", rows},
+                         {"skipped", skipped}});
 }
 
 }  // namespace kiln::bench

@@ -21,11 +21,11 @@ struct Derived {
 
 [[nodiscard]] Derived derive(const Record& record, std::optional<double> copy_gbps);
 
-// The table, one line per record.
-[[nodiscard]] std::string table(const std::vector<Record>& records,
-                                std::optional<double> copy_gbps);
+// The table, one line per record, its time column headed `time_heading`.
+[[nodiscard]] std::string table(const std::vector<Record>& records, std::optional<double> copy_gbps,
+                                const std::string& time_heading);
 
-// The whole results file.
+// The whole results file: the rows that ran under "workloads", those skipped under "skipped".
 [[nodiscard]] Json results_json(const SystemInfo& system, const Json& run,
                                 const std::vector<Record>& records,
                                 std::optional<double> copy_gbps);

@@ -122,6 +122,7 @@ std::vector<Record> all_reduce_rows(const Context& context) {
                                   "the same all_reduce through NCCL/RCCL called directly", "NCCL",
                                   {count}, "float32", "memory");
         for (Record* r : {&kiln, &nccl}) {
+            name_for_bytes(*r, mib << 20, 4 * count);
             r->bytes = 2.0 * static_cast<double>(count) * 4;
             r->params = Json::object({{"calls_per_sample", calls_per_sample}, {"ranks", 1}});
         }

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 
 namespace kiln::bench {
 
@@ -22,10 +23,23 @@ namespace kiln::bench {
     return text.empty() ? "()" : text;
 }
 
-// "64MiB", "1GiB": a whole number of MiB or GiB, for row names.
+// "64MiB", "1GiB", "671088B": bytes in the largest unit that divides them, for row names.
 [[nodiscard]] inline std::string bytes_text(std::int64_t bytes) {
-    return bytes >= (std::int64_t{1} << 30) ? std::to_string(bytes >> 30) + "GiB"
-                                            : std::to_string(bytes >> 20) + "MiB";
+    for (const auto& [shift, unit] : {std::pair{30, "GiB"}, {20, "MiB"}, {10, "KiB"}}) {
+        const std::int64_t size = std::int64_t{1} << shift;
+        if (bytes >= size && bytes % size == 0) {
+            return std::to_string(bytes / size) + unit;
+        }
+    }
+    return std::to_string(bytes) + "B";
+}
+
+// A row named with bytes_text(nominal), renamed for the bytes that ran (--size-scale); its
+// full-size name keeps the nominal size.
+inline void name_for_bytes(Record& record, std::int64_t nominal, std::int64_t ran) {
+    record.full_size_name = record.name;
+    const std::string from = bytes_text(nominal);
+    record.name.replace(record.name.find(from), from.size(), bytes_text(ran));
 }
 
 [[nodiscard]] inline Record make_record(std::string name, std::string description,

@@ -98,6 +98,7 @@ std::vector<Record> peer_copies(const Context& context, std::int64_t nominal_byt
                          const std::string& kernel_class) {
         Record r = make_record(name + size, "copy from device 0 to device 1, " + how, kernel_class,
                                {count}, "float32", "memory");
+        name_for_bytes(r, nominal_bytes, 4 * count);
         // The bytes moved, once: GB/s is the link's, as CUDA's p2pBandwidthLatencyTest counts.
         r.bytes = 4.0 * static_cast<double>(count);
         r.params =
@@ -392,6 +393,7 @@ std::vector<Record> two_device_all_reduce_rows(const Context& context) {
                                     "handles, in ncclGroupStart/End",
                                     "NCCL", {count}, "float32", "memory");
         for (Record* r : {&kiln, &direct}) {
+            name_for_bytes(*r, mib << 20, 4 * count);
             r->bytes = 4.0 * static_cast<double>(count) * bus_factor;
             r->params = Json::object({{"calls_per_sample", all_reduce_calls},
                                       {"devices", devices},

@@ -133,8 +133,9 @@ Record routine_cumsum(const Context& context) {
 // The Kokkos reference computes every 64th row only, as the check; it has no timing.
 Record routine_matmul(const Context& context) {
     const std::int64_t side = context.scaled_side(4096, 3);
-    Record r = make_record("routine_matmul_f32_4096", "kiln::matmul(a, b), float32 (cupy.matmul)",
-                           "routine", {side, side, side}, "float32", "compute");
+    Record r = make_record("routine_matmul_f32_4096x4096x4096",
+                           "kiln::matmul(a, b), float32 (cupy.matmul)", "routine",
+                           {side, side, side}, "float32", "compute");
     r.bytes = 4.0 * 3.0 * static_cast<double>(side * side);
     r.flops =
         2.0 * static_cast<double>(side) * static_cast<double>(side) * static_cast<double>(side);
@@ -196,7 +197,8 @@ std::vector<Workload> routine_workloads() {
         {"routine_mse_f64_1e8", "mean((x - y) * (x - y)) with routines, float64, 1e8", false, false,
          routine_mse},
         {"routine_cumsum_f32_1e8", "kiln::cumsum, float32, 1e8", false, false, routine_cumsum},
-        {"routine_matmul_f32_4096", "kiln::matmul, float32, 4096^3", false, false, routine_matmul},
+        {"routine_matmul_f32_4096x4096x4096", "kiln::matmul, float32, 4096^3", false, false,
+         routine_matmul},
     };
 }
 

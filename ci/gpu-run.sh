@@ -38,6 +38,10 @@ if ! ldconfig -p | grep -q 'libnvrtc.so.13 '; then
     done
 fi
 
+# The bundle's GPU backend (cuda, or hip for a hip-nvidia bundle), for the programs that name one.
+gpu_backend=$("$here/bin/kiln-loader-probe" 2>/dev/null | sed -n 's/^backend: //p' | head -n 1)
+gpu_backend=${gpu_backend:-cuda}
+
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null |
     sed 's/^/gpu: /' | tee "$results/gpu.txt"
 # What kiln finds here (backends, libraries, devices, cache), kept with the results.
@@ -59,18 +63,18 @@ run_sharded_timing() {
     fi
     echo "=== sharded_mse, 1 and 2 ranks"
     for ranks in 1 2; do
-        out="$results/sharded_mse-cuda-timed-$ranks.txt"
-        OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 KILN_BACKEND=cuda timeout 600 \
+        out="$results/sharded_mse-$gpu_backend-timed-$ranks.txt"
+        OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 KILN_BACKEND=$gpu_backend timeout 600 \
             mpirun -np "$ranks" "$here/mpi/sharded_mse" 200000000 >"$out" 2>&1
         rc=$?
         cat "$out"
         [ "$rc" -eq 0 ] || { echo "sharded_mse on $ranks rank(s) failed ($rc)"; sum_failed=$((sum_failed + 1)); }
     done
-    ms1=$(sed -n 's/^time: \([0-9.e+-]*\) ms.*/\1/p' "$results/sharded_mse-cuda-timed-1.txt")
-    ms2=$(sed -n 's/^time: \([0-9.e+-]*\) ms.*/\1/p' "$results/sharded_mse-cuda-timed-2.txt")
+    ms1=$(sed -n 's/^time: \([0-9.e+-]*\) ms.*/\1/p' "$results/sharded_mse-$gpu_backend-timed-1.txt")
+    ms2=$(sed -n 's/^time: \([0-9.e+-]*\) ms.*/\1/p' "$results/sharded_mse-$gpu_backend-timed-2.txt")
     if [ -n "$ms1" ] && [ -n "$ms2" ]; then
-        awk -v a="$ms1" -v b="$ms2" 'BEGIN {
-            printf "sharded_mse, 2e8 float64 on cuda: 1 rank %s ms, 2 ranks %s ms: ", a, b
+        awk -v a="$ms1" -v b="$ms2" -v backend="$gpu_backend" 'BEGIN {
+            printf "sharded_mse, 2e8 float64 on %s: 1 rank %s ms, 2 ranks %s ms: ", backend, a, b
             printf "speedup %.2fx (goal >= 1.9x)\n", a / b
         }' | tee "$results/sharded_mse-speedup.txt"
     fi
@@ -252,7 +256,7 @@ done
 # The sharded MSE example: two ranks on the host backend, and one rank on the GPU (from_mpi's
 # GPU path, a one-rank NCCL communicator).
 if [ -x "$here/mpi/sharded_mse" ] && command -v mpirun >/dev/null; then
-    for run in "host 2" "cuda 1"; do
+    for run in "host 2" "$gpu_backend 1"; do
         read -r backend ranks <<<"$run"
         OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 KILN_BACKEND=$backend timeout 300 \
             mpirun -np "$ranks" "$here/mpi/sharded_mse" 10000000 >"$results/sharded_mse-$backend.txt" 2>&1

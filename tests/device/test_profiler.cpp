@@ -67,6 +67,7 @@ TEST(Benchmark, NothingLaunchedTakesNearlyNoGpuTime) {
 // another non-blocking stream is not in its GPU time.
 TEST(Benchmark, GpuTimeIsTheStreamsOwn) {
     KILN_REQUIRE_DEVICE();
+    KILN_SKIP_UNDER_SANITIZER(kiln::test::bounds_device_time);
     TestKernels kernels;
     kiln::Stream timed(/*non_blocking=*/true);
     kiln::Stream other(/*non_blocking=*/true);

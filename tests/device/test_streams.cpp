@@ -293,9 +293,10 @@ TEST(Graph, EndingACaptureWithAnUnjoinedForkIsAnError) {
             EXPECT_NE(std::string(e.what()).find("not joined back"), std::string::npos) << e.what();
         }
     }
+    // One stream after the other: both increment the same integer.
     kernels.increment(forked, value.get());
-    kernels.increment(origin, value.get());
     forked.synchronize();
+    kernels.increment(origin, value.get());
     origin.synchronize();
     EXPECT_EQ(value.value(), 2) << "only the work after the failed capture ran";
 }

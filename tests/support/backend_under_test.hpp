@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
@@ -130,6 +131,14 @@ inline constexpr const char* bounds_device_time =
     "the test bounds how long the device takes, and the tool serializes and slows the stream";
 inline constexpr const char* death_test =
     "a death test re-executes the test binary, and that child hangs under the tool";
+
+// A wall-time bound that shows a call gives up instead of hanging. compute-sanitizer's tools slow
+// the vendor libraries' own work (NCCL's init and abort took 41 s against a 30 s bound under
+// memcheck), so under them the bound is four times as long.
+inline std::chrono::seconds hang_bound(std::chrono::seconds bound) {
+    return std::getenv("KILN_SANITIZER") != nullptr ? 4 * bound
+                                                    : bound;  // NOLINT(concurrency-mt-unsafe)
+}
 
 // The reasons tests give for KILN_SKIP_ON_HOST.
 inline constexpr const char* four_gib =

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The one test command. Installs dependencies, checks formatting, runs the configure, build and
-# test workflow of two presets, lints the library with clang-tidy and runs a small benchmark. Ends
-# with a summary per preset, then the output of any failed test again; exits non-zero on any
-# failure.
+# The one test command. Installs dependencies, checks formatting and the API reference, runs the
+# configure, build and test workflow of two presets, lints the library with clang-tidy and runs a
+# small benchmark. Ends with a summary per preset, then the output of any failed test again; exits
+# non-zero on any failure.
 #
 # Two builds cover the matrix on two cores: asan (the CPU-only build under ASan and UBSan) and the
 # widest build this machine's toolchains allow (all: the CUDA and HIP backends in one library,
@@ -22,6 +22,12 @@ export CTEST_PARALLEL_LEVEL=${CTEST_PARALLEL_LEVEL:-$(nproc)}
 format_status="ok"
 if ! git ls-files -- '*.cpp' '*.hpp' | xargs clang-format-14 --dry-run --Werror; then
     format_status="FAILED (run clang-format -i on the files above)"
+fi
+
+# The API reference: every public name documented (ci/docs.sh, a second or so).
+docs_status="ok"
+if ! bash ci/docs.sh; then
+    docs_status="FAILED (Doxygen's warnings above; build/docs/warnings.txt)"
 fi
 
 mkdir -p build
@@ -107,9 +113,11 @@ done
 echo "format   $format_status"
 echo "lint     $lint_status"
 echo "bench    $bench_status"
+echo "docs     $docs_status"
 [ "$format_status" = "ok" ] || sum_failed=$((sum_failed + 1))
 [ "$lint_status" = "ok" ] || sum_failed=$((sum_failed + 1))
 [ "$bench_status" = "ok" ] || sum_failed=$((sum_failed + 1))
+[ "$docs_status" = "ok" ] || sum_failed=$((sum_failed + 1))
 echo "Skipped tests need a GPU (device label) or another build; a skip is not a pass."
 # The failed tests once more, with their output, where the end of the log shows them.
 for preset in "${presets[@]}"; do

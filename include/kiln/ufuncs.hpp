@@ -75,7 +75,7 @@ ndarray positive(const Argument& x, const UfuncOptions& options = {});
 ndarray absolute(const Argument& x, const UfuncOptions& options = {});
 /// -1, 0 or 1 by the sign of x (NaN for NaN). Element-wise, as numpy.sign.
 ndarray sign(const Argument& x, const UfuncOptions& options = {});
-/// 1 / x (for integers, integer division). Element-wise, as numpy.reciprocal.
+/// 1 / x (for integers: integer division, and 0 for 0). Element-wise, as numpy.reciprocal.
 ndarray reciprocal(const Argument& x, const UfuncOptions& options = {});
 /// x * x. Element-wise, as numpy.square.
 ndarray square(const Argument& x, const UfuncOptions& options = {});

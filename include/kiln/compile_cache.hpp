@@ -18,8 +18,8 @@ struct CompileCacheStatistics {
     std::uint64_t memory_hits = 0;  ///< kernels found already compiled in this process
     std::uint64_t disk_hits = 0;    ///< code objects read back from the disk cache
     std::uint64_t disk_misses = 0;  ///< disk lookups that found nothing usable (corrupt included)
-    std::uint64_t corrupt_files =
-        0;                         ///< cache files rejected: bad magic, version, size or checksum
+    /// Cache files rejected: bad magic, version, size or checksum.
+    std::uint64_t corrupt_files = 0;
     std::uint64_t compiles = 0;    ///< runs of NVRTC or HIPRTC
     double compile_seconds = 0.0;  ///< wall time spent in those runs
 };

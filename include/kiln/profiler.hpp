@@ -21,8 +21,8 @@ namespace kiln::profiler {
 struct TimeStats {
     /// The arithmetic mean.
     double mean = 0;
-    double stddev =
-        0;  ///< population standard deviation (NumPy's std with ddof=0, as CuPy reports)
+    /// The population standard deviation (NumPy's std with ddof=0, as CuPy reports).
+    double stddev = 0;
     /// The shortest time.
     double min = 0;
     /// The longest time.

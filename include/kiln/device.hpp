@@ -25,7 +25,7 @@ struct DeviceProperties {
     std::size_t shared_memory_per_block = 0;
     /// The most a kernel may opt in to; equal to shared_memory_per_block where there is no opt-in.
     std::size_t shared_memory_per_block_optin = 0;
-    /// Numerically lower is higher priority on both vendors.
+    /// The least urgent priority; numerically lower is more urgent on both vendors.
     int least_stream_priority = 0;
     /// The most urgent priority (numerically the least).
     int greatest_stream_priority = 0;
@@ -42,7 +42,7 @@ struct DeviceProperties {
 /// A device of the active backend, by index.
 class Device {
 public:
-    // The default device: KILN_DEVICE, else 0.
+    /// The default device: KILN_DEVICE, else 0.
     Device();
     /// Throws NoDevice when there are no devices, Error when the index is out of range.
     explicit Device(int id);

@@ -228,6 +228,9 @@ class JitKernel;
 /// argument per declared parameter, then optionally LaunchOptions (shared_mem, stream,
 /// cooperative). Compiled on first launch per device through kiln's compile cache (memory and
 /// disk) and launched by RawKernel's path, with its checks of block size and shared memory.
+/// From its base it also has name(), source() (the device source kiln generated, with the helpers
+/// and the preamble), options(), attributes(), set_max_dynamic_shared_size_bytes(bytes) and
+/// compile(target) (the code object for "sm_90" or "gfx90a", with no device needed).
 template <class... P>
 class JitKernel<void(P...)> : public detail::JitKernelBase {
 public:
@@ -279,6 +282,8 @@ private:
 /// RawModule's name expressions: kernel.instantiate<float>() is a JitKernel typed for float.
 /// Template arguments are types with a dtype; each set compiles once (for the current device,
 /// when instantiate is first called with it, as RawModule::get_function does) and is kept.
+/// From its base it also has name() and source() (the generated source, which each instantiation
+/// compiles with its name expression).
 template <class Prototype>
 class JitKernelTemplate : public detail::JitTemplateBase {
 public:

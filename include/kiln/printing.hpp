@@ -12,11 +12,11 @@
 
 namespace kiln {
 
-/// numpy.array_repr: "array([[0., 1.],\n       [2., 3.]], dtype=float32)". The dtype is left out
+/// numpy.array_repr: `"array([[0., 1.],\n       [2., 3.]], dtype=float32)"`. The dtype is left out
 /// for float64, int64, complex128 and bool, as NumPy leaves it out.
 [[nodiscard]] std::string array_repr(const ndarray& a);
 
-/// numpy.array_str (Python's str and print): "[[0. 1.]\n [2. 3.]]"; a 0-d array prints its value
+/// numpy.array_str (Python's str and print): `"[[0. 1.]\n [2. 3.]]"`; a 0-d array prints its value
 /// as NumPy's scalar does ("3.5").
 [[nodiscard]] std::string array_str(const ndarray& a);
 

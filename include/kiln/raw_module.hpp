@@ -36,7 +36,8 @@ public:
     /// A kernel by name or registered name expression. Throws Error for a missing function or an
     /// expression that was not registered.
     [[nodiscard]] RawKernel get_function(std::string_view name) const;
-    /// Throws Error when the module has no such global.
+    /// The address and size of global variable `name` on the current device; Error when the
+    /// module has no such global.
     [[nodiscard]] GlobalSymbol get_global(std::string_view name) const;
 
     /// Compile-only: the code object for `target` ("sm_90", "gfx90a"), with no device needed.

@@ -132,8 +132,8 @@ public:
     void reduce_scatter(const ndarray& in, const ndarray& out, ReduceOp op = ReduceOp::sum,
                         std::optional<StreamView> stream = std::nullopt) const;
 
-    /// Point to point: the peer calls the other one with the same size and dtype. A rank that
-    /// sends and receives at once puts both in one group (group()), or they may deadlock.
+    /// Sends `in` to rank `peer`, which calls recv with the same size and dtype (point to point). A
+    /// rank that sends and receives at once puts both in one group (group()), or they may deadlock.
     void send(const ndarray& in, int peer, std::optional<StreamView> stream = std::nullopt) const;
     /// Receives `peer`'s send into `out`.
     void recv(const ndarray& out, int peer, std::optional<StreamView> stream = std::nullopt) const;

@@ -30,8 +30,8 @@ enum class DType : std::uint8_t {
     float16,    ///< IEEE half precision (kiln::half)
     float32,    ///< IEEE single precision (float)
     float64,    ///< IEEE double precision (double)
-    complex64,  ///< two float32 (std::complex<float>)
-    complex128  ///< two float64 (std::complex<double>)
+    complex64,  ///< two float32 (`std::complex<float>`)
+    complex128  ///< two float64 (`std::complex<double>`)
 };
 
 // CuPy-style spellings: kiln::float32 as cupy.float32. kiln::half is float16's element type.
@@ -268,7 +268,7 @@ constexpr std::size_t dtype_index_of() {
 template <class T>
 concept has_dtype = (detail::dtype_index_of<T>() < detail::dtype_traits.size());
 
-/// The DType whose elements are T: dtype_of<float> == float32. Other types do not compile.
+/// The DType whose elements are T: `dtype_of<float> == float32`. Other types do not compile.
 template <class T>
 inline constexpr DType dtype_of = [] {
     static_assert(has_dtype<T>,

@@ -25,7 +25,7 @@ public:
 /// A vendor API call failed; names the call, its numeric code and the vendor's text.
 class BackendError : public Error {
 public:
-    /// The message reads "kiln: <call> failed: <text> (code <code>)".
+    /// The message reads `kiln: <call> failed: <text> (code <code>)`.
     BackendError(std::string call, int code, std::string text);
     /// The vendor API function that failed ("cuMemAlloc", "hipStreamCreate").
     [[nodiscard]] const std::string& call() const noexcept { return call_; }
@@ -125,7 +125,7 @@ public:
 /// rank waits on it forever. Names the communicator (rank, size) and the operation.
 class CommunicatorError : public Error {
 public:
-    /// The message reads "kiln: Communicator (rank <rank> of <size>): <operation>: <what>".
+    /// The message reads `kiln: Communicator (rank <rank> of <size>): <operation>: <what>`.
     CommunicatorError(int rank, int size, std::string operation, const std::string& what);
     /// This rank in the communicator.
     [[nodiscard]] int rank() const noexcept { return rank_; }

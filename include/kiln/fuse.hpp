@@ -469,7 +469,7 @@ private:
     std::shared_ptr<detail::FusedFunction> state_;
 };
 
-/// cupy.fuse: `name` names the generated kernels, "fused_<name>" (a C identifier); `function` is
+/// cupy.fuse: `name` names the generated kernels, `fused_<name>` (a C identifier); `function` is
 /// called with traced values, once per kind of arguments.
 template <class F>
 [[nodiscard]] Fused<F> fuse(std::string name, F function) {

@@ -279,7 +279,7 @@ private:
 };
 
 /// A kernel template written with KILN_JIT_KERNEL_TEMPLATE, instantiated for types through
-/// RawModule's name expressions: kernel.instantiate<float>() is a JitKernel typed for float.
+/// RawModule's name expressions: `kernel.instantiate<float>()` is a JitKernel typed for float.
 /// Template arguments are types with a dtype; each set compiles once (for the current device,
 /// when instantiate is first called with it, as RawModule::get_function does) and is kept.
 /// From its base it also has name() and source() (the generated source, which each instantiation
@@ -291,7 +291,7 @@ public:
     explicit JitKernelTemplate(const detail::JitSource& source, const JitConfig& config = {})
         : JitTemplateBase(source, config) {}
 
-    /// The kernel for template arguments T: a JitKernel<void(parameters with T)>.
+    /// The kernel for template arguments T: a `JitKernel<void(parameters with T)>`.
     template <class... T>
     requires(has_dtype<T>&&...) [[nodiscard]] auto instantiate() const {
         using Kernel = JitKernel<typename detail::JitSignature<Prototype, T...>::type>;
@@ -306,14 +306,15 @@ public:
 // macro's arguments GCC gives that line and Clang the line of the closing parenthesis). The body
 // is taken as __VA_ARGS__, since commas in braces do not separate macro arguments.
 
-/// KILN_JIT_KERNEL(name, (parameters), { body }); defines `name`, a kiln::JitKernel<void
-/// (parameters)>, at namespace or block scope (a static object: constructed once).
+/// KILN_JIT_KERNEL(name, (parameters), { body }); defines `name`, a
+/// `kiln::JitKernel<void(parameters)>`, at namespace or block scope (a static object: constructed
+/// once).
 #define KILN_JIT_KERNEL KILN_DETAIL_JIT_AT(__LINE__) KILN_DETAIL_JIT_KERNEL
 /// KILN_JIT_KERNEL_WITH(name, (parameters), config, { body }); the same with a kiln::JitConfig
 /// (helpers, options, preamble); parenthesise the config if it holds a comma.
 #define KILN_JIT_KERNEL_WITH KILN_DETAIL_JIT_AT(__LINE__) KILN_DETAIL_JIT_KERNEL_WITH
 /// KILN_JIT_KERNEL_TEMPLATE(name, (class T, ...), (parameters), { body }); defines a
-/// kiln::JitKernelTemplate, at namespace or block scope; name.instantiate<float>() launches.
+/// kiln::JitKernelTemplate, at namespace or block scope; `name.instantiate<float>()` launches.
 #define KILN_JIT_KERNEL_TEMPLATE KILN_DETAIL_JIT_AT(__LINE__) KILN_DETAIL_JIT_KERNEL_TEMPLATE
 /// KILN_JIT_KERNEL_TEMPLATE_WITH(name, (class T, ...), (parameters), config, { body }); the same
 /// with a kiln::JitConfig.

@@ -134,7 +134,7 @@ public:
     void set(std::span<const T> values) {
         from_host(values.data(), values.size(), dtype_of<T>, std::nullopt);
     }
-    /// Copies `values` in asynchronously on `stream` (see set(std::span<const T>)).
+    /// Copies `values` in asynchronously on `stream` (see the synchronous set).
     template <class T>
     void set(std::span<const T> values, StreamView stream) {
         from_host(values.data(), values.size(), dtype_of<T>, stream);

@@ -26,7 +26,7 @@ struct GlobalSymbol {
 /// first use on each device.
 class RawModule {
 public:
-    /// `name_expressions` registers template instantiations or overloads ("scale<float>") that
+    /// `name_expressions` registers template instantiations or overloads (`"scale<float>"`) that
     /// get_function can then find by that expression.
     explicit RawModule(std::string code, std::vector<std::string> options = {},
                        std::vector<std::string> name_expressions = {});

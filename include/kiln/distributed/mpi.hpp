@@ -1,7 +1,7 @@
 /// @file
 /// A Communicator from an MPI communicator: the usual start of a multi-GPU, multi-node code (one
 /// rank per GPU, started by mpirun or the cluster's launcher). Declared here and built into
-/// libkiln_mpi, so that libkiln never depends on MPI: include it where <mpi.h> is available and
+/// libkiln_mpi, so that libkiln never depends on MPI: include it where `<mpi.h>` is available and
 /// link kiln::mpi (built, and installed, when kiln's configure finds MPI).
 #pragma once
 

@@ -2,6 +2,12 @@
 /// The whole public API of kiln.
 #pragma once
 
+/// @mainpage kiln API reference
+/// The public headers of kiln, CuPy for C++: `#include <kiln/kiln.hpp>` brings them all. Start
+/// with kiln::ndarray, the routines in ufuncs.hpp and reductions.hpp, and the kernel classes
+/// (kiln::ElementwiseKernel, kiln::ReductionKernel, kiln::RawKernel, kiln::RawModule, kiln::fuse,
+/// KILN_JIT_KERNEL). The user guide, docs/guide/ in the repository, explains them in CuPy's order.
+
 /// @namespace kiln
 /// kiln's public API: CuPy's arrays, routines, custom kernels, streams, events and memory pools
 /// for C++. Names follow CuPy's (cupy.ndarray is kiln::ndarray, cupy.add is kiln::add).

@@ -18,6 +18,7 @@ packages=(
     nlohmann-json3-dev libcli11-dev   # kiln-bench's results file and command line
     patchelf                          # ci/gpu.sh
     clang-format-14 clang-tidy-14     # ci/test.sh: the version .clang-tidy is tuned for
+    doxygen                           # ci/docs.sh: the API reference
 )
 
 missing=()

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The one test command. Installs dependencies, checks formatting, runs the configure, build and
-# test workflow of two presets, lints the library with clang-tidy and runs a small benchmark. Ends
-# with a summary per preset, then the output of any failed test again; exits non-zero on any
-# failure.
+# The one test command. Installs dependencies, checks formatting and the API reference, runs the
+# configure, build and test workflow of two presets, lints the library with clang-tidy and runs a
+# small benchmark and the user guide's snippets. Ends with a summary per preset, then the output of
+# any failed test again; exits non-zero on any failure.
 #
 # Two builds cover the matrix on two cores: asan (the CPU-only build under ASan and UBSan) and the
 # widest build this machine's toolchains allow (all: the CUDA and HIP backends in one library,
@@ -22,6 +22,12 @@ export CTEST_PARALLEL_LEVEL=${CTEST_PARALLEL_LEVEL:-$(nproc)}
 format_status="ok"
 if ! git ls-files -- '*.cpp' '*.hpp' | xargs clang-format-14 --dry-run --Werror; then
     format_status="FAILED (run clang-format -i on the files above)"
+fi
+
+# The API reference: every public name documented (ci/docs.sh, a second or so).
+docs_status="ok"
+if ! bash ci/docs.sh; then
+    docs_status="FAILED (Doxygen's warnings above; build/docs/warnings.txt)"
 fi
 
 mkdir -p build
@@ -72,6 +78,13 @@ elif [ -n "$compile_backend" ] && ! KILN_BACKEND=$compile_backend "$bench" --fil
     bench_status="FAILED (see build/$widest/kiln-bench-compile.log)"
 fi
 
+# The user guide's snippets (docs/guide), compiled against the widest build and run on the host
+# backend: about 15 seconds with an empty compile cache.
+guide_status="ok"
+if ! bash ci/guide.sh "build/$widest" >"build/$widest/guide.log" 2>&1; then
+    guide_status="FAILED (see build/$widest/guide.log)"
+fi
+
 # clang-tidy over the library sources, a few files per process and one process per core, with the
 # compile database of the build that compiled them: the core as the CPU-only build sees it, each
 # backend from the widest build.
@@ -107,9 +120,13 @@ done
 echo "format   $format_status"
 echo "lint     $lint_status"
 echo "bench    $bench_status"
+echo "docs     $docs_status"
+echo "guide    $guide_status"
 [ "$format_status" = "ok" ] || sum_failed=$((sum_failed + 1))
 [ "$lint_status" = "ok" ] || sum_failed=$((sum_failed + 1))
 [ "$bench_status" = "ok" ] || sum_failed=$((sum_failed + 1))
+[ "$docs_status" = "ok" ] || sum_failed=$((sum_failed + 1))
+[ "$guide_status" = "ok" ] || sum_failed=$((sum_failed + 1))
 echo "Skipped tests need a GPU (device label) or another build; a skip is not a pass."
 # The failed tests once more, with their output, where the end of the log shows them.
 for preset in "${presets[@]}"; do

@@ -1,5 +1,6 @@
-// Element types of kiln arrays: NumPy's names, sizes, kinds, casting and promotion rules, and the
-// C type names that generated kernel source uses for each.
+/// @file
+/// Element types of kiln arrays: NumPy's names, sizes, kinds, casting and promotion rules, and the
+/// C type names that generated kernel source uses for each.
 #pragma once
 
 #include <kiln/float16.hpp>
@@ -15,40 +16,41 @@
 
 namespace kiln {
 
+/// The element type of an array: the NumPy dtypes that CuPy supports.
 enum class DType : std::uint8_t {
-    bool_,
-    int8,
-    int16,
-    int32,
-    int64,
-    uint8,
-    uint16,
-    uint32,
-    uint64,
-    float16,
-    float32,
-    float64,
-    complex64,
-    complex128
+    bool_,      ///< bool, 1 byte
+    int8,       ///< 8-bit signed integer
+    int16,      ///< 16-bit signed integer
+    int32,      ///< 32-bit signed integer
+    int64,      ///< 64-bit signed integer
+    uint8,      ///< 8-bit unsigned integer
+    uint16,     ///< 16-bit unsigned integer
+    uint32,     ///< 32-bit unsigned integer
+    uint64,     ///< 64-bit unsigned integer
+    float16,    ///< IEEE half precision (kiln::half)
+    float32,    ///< IEEE single precision (float)
+    float64,    ///< IEEE double precision (double)
+    complex64,  ///< two float32 (`std::complex<float>`)
+    complex128  ///< two float64 (`std::complex<double>`)
 };
 
 // CuPy-style spellings: kiln::float32 as cupy.float32. kiln::half is float16's element type.
-inline constexpr DType bool_ = DType::bool_;
-inline constexpr DType int8 = DType::int8;
-inline constexpr DType int16 = DType::int16;
-inline constexpr DType int32 = DType::int32;
-inline constexpr DType int64 = DType::int64;
-inline constexpr DType uint8 = DType::uint8;
-inline constexpr DType uint16 = DType::uint16;
-inline constexpr DType uint32 = DType::uint32;
-inline constexpr DType uint64 = DType::uint64;
-inline constexpr DType float16 = DType::float16;
-inline constexpr DType float32 = DType::float32;
-inline constexpr DType float64 = DType::float64;
-inline constexpr DType complex64 = DType::complex64;
-inline constexpr DType complex128 = DType::complex128;
+inline constexpr DType bool_ = DType::bool_;            ///< cupy.bool_
+inline constexpr DType int8 = DType::int8;              ///< cupy.int8
+inline constexpr DType int16 = DType::int16;            ///< cupy.int16
+inline constexpr DType int32 = DType::int32;            ///< cupy.int32
+inline constexpr DType int64 = DType::int64;            ///< cupy.int64
+inline constexpr DType uint8 = DType::uint8;            ///< cupy.uint8
+inline constexpr DType uint16 = DType::uint16;          ///< cupy.uint16
+inline constexpr DType uint32 = DType::uint32;          ///< cupy.uint32
+inline constexpr DType uint64 = DType::uint64;          ///< cupy.uint64
+inline constexpr DType float16 = DType::float16;        ///< cupy.float16
+inline constexpr DType float32 = DType::float32;        ///< cupy.float32
+inline constexpr DType float64 = DType::float64;        ///< cupy.float64
+inline constexpr DType complex64 = DType::complex64;    ///< cupy.complex64
+inline constexpr DType complex128 = DType::complex128;  ///< cupy.complex128
 
-// numpy.can_cast's casting levels, from the strictest.
+/// numpy.can_cast's casting levels, from the strictest.
 enum class Casting : std::uint8_t { no, equiv, safe, same_kind, unsafe };
 
 namespace detail {
@@ -170,43 +172,43 @@ inline constexpr auto promotion_table = [] {
 
 }  // namespace detail
 
-// NumPy's name: "bool", "int8", ..., "complex128".
+/// NumPy's name: "bool", "int8", ..., "complex128".
 [[nodiscard]] constexpr std::string_view name(DType dtype) {
     return detail::traits(dtype, "name").name;
 }
 
-// Bytes per element.
+/// Bytes per element.
 [[nodiscard]] constexpr std::size_t itemsize(DType dtype) {
     return detail::traits(dtype, "itemsize").itemsize;
 }
 
-// The alignment kiln allocates with and kernels assume: the itemsize, so complex128 is 16.
+/// The alignment kiln allocates with and kernels assume: the itemsize, so complex128 is 16.
 [[nodiscard]] constexpr std::size_t alignment(DType dtype) {
     return detail::traits(dtype, "alignment").alignment;
 }
 
-// NumPy's dtype.kind: 'b' bool, 'i' signed, 'u' unsigned, 'f' floating, 'c' complex.
+/// NumPy's dtype.kind: 'b' bool, 'i' signed, 'u' unsigned, 'f' floating, 'c' complex.
 [[nodiscard]] constexpr char kind(DType dtype) {
     return detail::traits(dtype, "kind").kind;
 }
 
-// The element type's name in generated kernel source, spelled as CuPy's generated code spells
-// it, so kernel bodies written for CuPy compile unchanged.
+/// The element type's name in generated kernel source, spelled as CuPy's generated code spells
+/// it, so kernel bodies written for CuPy compile unchanged.
 [[nodiscard]] constexpr std::string_view c_type(DType dtype) {
     return detail::traits(dtype, "c_type").c_type;
 }
 
-// The DType named by NumPy's name ("bool_" is accepted for "bool"). Throws TypeError otherwise.
+/// The DType named by NumPy's name ("bool_" is accepted for "bool"). Throws TypeError otherwise.
 [[nodiscard]] DType dtype_from_name(std::string_view text);
 
-// numpy.promote_types: the smallest type both arguments cast to safely.
+/// numpy.promote_types: the smallest type both arguments cast to safely.
 [[nodiscard]] constexpr DType promote_types(DType a, DType b) {
     // NOLINTNEXTLINE(cppcoreguidelines-pro-bounds-constant-array-index): checked_index bounds it
     return detail::promotion_table[detail::checked_index(a, "promote_types")]
                                   [detail::checked_index(b, "promote_types")];
 }
 
-// numpy.can_cast for dtypes: whether a cast from `from` to `to` is allowed at `casting`.
+/// numpy.can_cast for dtypes: whether a cast from `from` to `to` is allowed at `casting`.
 [[nodiscard]] constexpr bool can_cast(DType from, DType to, Casting casting = Casting::safe) {
     const auto& source = detail::traits(from, "can_cast");
     const auto& target = detail::traits(to, "can_cast");
@@ -262,11 +264,11 @@ constexpr std::size_t dtype_index_of() {
 
 }  // namespace detail
 
-// Whether T is an element type kiln arrays can hold.
+/// Whether T is an element type kiln arrays can hold.
 template <class T>
 concept has_dtype = (detail::dtype_index_of<T>() < detail::dtype_traits.size());
 
-// The DType whose elements are T: dtype_of<float> == float32. Other types do not compile.
+/// The DType whose elements are T: `dtype_of<float> == float32`. Other types do not compile.
 template <class T>
 inline constexpr DType dtype_of = [] {
     static_assert(has_dtype<T>,
@@ -275,7 +277,7 @@ inline constexpr DType dtype_of = [] {
     return static_cast<DType>(detail::dtype_index_of<T>());
 }();
 
-// Prints name(dtype).
+/// Prints name(dtype).
 std::ostream& operator<<(std::ostream& out, DType dtype);
 
 }  // namespace kiln

@@ -1,5 +1,6 @@
-// kiln::half: IEEE 754 binary16 storage on the host, the element type of kiln::float16 arrays
-// (NumPy's float16). It only stores and converts; arithmetic happens in float.
+/// @file
+/// kiln::half: IEEE 754 binary16 storage on the host, the element type of kiln::float16 arrays
+/// (NumPy's float16). It only stores and converts; arithmetic happens in float.
 #pragma once
 
 #include <bit>
@@ -67,19 +68,21 @@ constexpr float half_bits_to_float(std::uint16_t bits) noexcept {
 
 }  // namespace detail
 
+/// IEEE binary16, the element type of float16 arrays: storage only; arithmetic goes through float.
 struct half {
-    // The binary16 encoding: 1 sign bit, 5 exponent bits (bias 15), 10 mantissa bits.
+    /// The binary16 encoding: 1 sign bit, 5 exponent bits (bias 15), 10 mantissa bits.
     std::uint16_t bits = 0;
 
     constexpr half() noexcept = default;
 
-    // Rounds to the nearest binary16 value, ties to even; magnitudes from 65520 up become
-    // infinity and NaN stays NaN. A double argument is first rounded to float.
+    /// Rounds to the nearest binary16 value, ties to even; magnitudes from 65520 up become
+    /// infinity and NaN stays NaN. A double argument is first rounded to float.
     constexpr explicit half(float value) noexcept : bits(detail::float_to_half_bits(value)) {}
 
-    // Exact. Implicit, so a half reads like the float it holds (printing, comparisons, math).
+    /// Exact. Implicit, so a half reads like the float it holds (printing, comparisons, math).
     constexpr operator float() const noexcept { return detail::half_bits_to_float(bits); }
 
+    /// The half whose encoding is `bits`.
     [[nodiscard]] static constexpr half from_bits(std::uint16_t bits) noexcept {
         half value;
         value.bits = bits;

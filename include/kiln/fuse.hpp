@@ -1,25 +1,27 @@
-// kiln::fuse, CuPy's cupy.fuse in C++: a generic function of arrays and scalars becomes one
-// generated kernel. At the first call for a set of argument dtypes, ranks and scalar kinds, the
-// function is called with traced values (kiln::fusion::Var) standing for its arguments; the
-// operations it applies (operators, ufuncs, where, astype, and one of sum, prod, mean, max, min
-// along an axis) are recorded, and the expression becomes one ElementwiseKernel, or one
-// ReductionKernel with the elementwise part fused into its map and what follows the reduction
-// into its post-map. Later calls with the same kinds of arguments look the kernel up and call it.
-//
-//     auto squared_diff = kiln::fuse("squared_diff", [](auto x, auto y) { return (x - y) * (x - y);
-//     }); ndarray d = squared_diff(a, b);   // one elementwise kernel
-//
-// The operations have the eager routines' names, dtypes and meaning (NEP 50 promotion, NumPy's
-// integer division by zero, NaN propagation, float16 computing in float), so the same function
-// runs eagerly on ndarrays and fused, with the same results. C++ scalars passed to the fused
-// function are kernel parameters: a new value does not recompile. Constants written inside the
-// function, and values it captures, are read once, when it is traced. A std::tuple of results is
-// several outputs of one elementwise kernel. A value used twice is computed once.
-//
-// What a trace cannot follow is an error: branching on a traced value does not compile (use
-// kiln::where); an operation that cannot be fused, a second reduction, a reduction's result
-// combined with an array that is not reduced, or an expression of more than 1000 nodes is a
-// TypeError or ValueError at the first call, naming it.
+/// @file
+/// kiln::fuse, CuPy's cupy.fuse in C++: a generic function of arrays and scalars becomes one
+/// generated kernel. At the first call for a set of argument dtypes, ranks and scalar kinds, the
+/// function is called with traced values (kiln::fusion::Var) standing for its arguments; the
+/// operations it applies (operators, ufuncs, where, astype, and one of sum, prod, mean, max, min
+/// along an axis) are recorded, and the expression becomes one ElementwiseKernel, or one
+/// ReductionKernel with the elementwise part fused into its map and what follows the reduction
+/// into its post-map. Later calls with the same kinds of arguments look the kernel up and call it.
+///
+///     auto squared_diff = kiln::fuse("squared_diff",
+///                                    [](auto x, auto y) { return (x - y) * (x - y); });
+///     ndarray d = squared_diff(a, b);  // one elementwise kernel
+///
+/// The operations have the eager routines' names, dtypes and meaning (NEP 50 promotion, NumPy's
+/// integer division by zero, NaN propagation, float16 computing in float), so the same function
+/// runs eagerly on ndarrays and fused, with the same results. C++ scalars passed to the fused
+/// function are kernel parameters: a new value does not recompile. Constants written inside the
+/// function, and values it captures, are read once, when it is traced. A std::tuple of results is
+/// several outputs of one elementwise kernel. A value used twice is computed once.
+///
+/// What a trace cannot follow is an error: branching on a traced value does not compile (use
+/// kiln::where); an operation that cannot be fused, a second reduction, a reduction's result
+/// combined with an array that is not reduced, or an expression of more than 1000 nodes is a
+/// TypeError or ValueError at the first call, naming it.
 #pragma once
 
 #include <kiln/argument.hpp>
@@ -52,23 +54,26 @@ namespace kiln {
 
 namespace fusion {
 
+/// False for every type: a static_assert on it fails only where its template is instantiated.
 template <class>
 inline constexpr bool always_false = false;
 
-// A traced value: one node of the expression being traced. It exists only while a fused
-// function is traced; its operations record nodes instead of computing.
+/// A traced value: one node of the expression being traced. It exists only while a fused
+/// function is traced; its operations record nodes instead of computing.
 class Var {
 public:
+    /// The value of node `node` of the trace.
     explicit Var(std::int32_t node) noexcept : node_(node) {}
 
+    /// The index of its node in the trace.
     [[nodiscard]] std::int32_t node() const noexcept { return node_; }
 
-    // ndarray::astype: the value converted to `dtype` (a complex value's real part to a real
-    // dtype, non-zero to true).
+    /// ndarray::astype: the value converted to `dtype` (a complex value's real part to a real
+    /// dtype, non-zero to true).
     [[nodiscard]] Var astype(DType dtype) const;
 
-    // A traced value has no truth value: `if (x > 0)` would pick one branch for every element.
-    // Instantiated (and so an error) only where a Var is used as a bool.
+    /// A traced value has no truth value: `if (x > 0)` would pick one branch for every element.
+    /// Instantiated (and so an error) only where a Var is used as a bool.
     template <class T>
     requires std::same_as<T, bool>
     explicit operator T() const {
@@ -83,24 +88,27 @@ private:
     std::int32_t node_;
 };
 
+/// Whether T is a traced value.
 template <class T>
 concept traced = std::same_as<std::remove_cvref_t<T>, Var>;
 
-// An operand of a traced operation: a traced value or a C++ number (a weak scalar, NEP 50).
+/// An operand of a traced operation: a traced value or a C++ number (a weak scalar, NEP 50).
 template <class T>
 concept operand = traced<T> || has_dtype<std::remove_cvref_t<T>>;
 
-// Operands of which at least one is traced: the eager routine does not take them.
+/// Operands of which at least one is traced: the eager routine does not take them.
 template <class... T>
 concept traced_operands = (operand<T> && ...) && (traced<T> || ...);
 
-// An argument of a fused function's call: an array or a C++ number.
+/// An argument of a fused function's call: an array or a C++ number.
 template <class T>
 concept argument =
     std::same_as<std::remove_cvref_t<T>, ndarray> || has_dtype<std::remove_cvref_t<T>>;
 
+/// An operand as recorded: a traced value or a scalar.
 using Operand = std::variant<Var, Scalar>;
 
+/// The recorded form of an operand: the Var itself, or a C++ number as a Scalar.
 template <class T>
 [[nodiscard]] Operand operand_of(const T& value) {
     if constexpr (traced<T>) {
@@ -110,14 +118,16 @@ template <class T>
     }
 }
 
-// Records ufunc `ufunc` (a name of kiln/ufuncs.hpp, or "where") on `operands` in the trace.
+/// Records ufunc `ufunc` (a name of kiln/ufuncs.hpp, or "where") on `operands` in the trace.
 [[nodiscard]] Var trace_ufunc(std::string_view ufunc, std::initializer_list<Operand> operands);
-// Records reduction `reduction` ("sum", "prod", "mean", "max", "min", "amax", "amin").
+/// Records reduction `reduction` ("sum", "prod", "mean", "max", "min", "amax", "amin").
 [[nodiscard]] Var trace_reduction(std::string_view reduction, const Var& x, const Axis& axis,
                                   bool keepdims);
+/// Records reduction `reduction` with ReduceOptions (axis and keepdims; the other options cannot be
+/// fused).
 [[nodiscard]] Var trace_reduction(std::string_view reduction, const Var& x,
                                   const ReduceOptions& options);
-// Throws TypeError: `operation` cannot be fused.
+/// Throws TypeError: `operation` cannot be fused.
 [[noreturn]] void not_fusable(std::string_view operation);
 
 #define KILN_FUSION_BINARY_OPERATOR(op, ufunc)                               \
@@ -143,15 +153,19 @@ KILN_FUSION_BINARY_OPERATOR(>, "greater")
 KILN_FUSION_BINARY_OPERATOR(>=, "greater_equal")
 #undef KILN_FUSION_BINARY_OPERATOR
 
+/// -x, traced (negative).
 inline Var operator-(const Var& x) {
     return trace_ufunc("negative", {x});
 }
+/// +x, traced (positive).
 inline Var operator+(const Var& x) {
     return trace_ufunc("positive", {x});
 }
+/// ~x, traced (invert).
 inline Var operator~(const Var& x) {
     return trace_ufunc("invert", {x});
 }
+/// !x, traced (logical_not).
 inline Var operator!(const Var& x) {
     return trace_ufunc("logical_not", {x});
 }
@@ -377,16 +391,17 @@ using repeat = T;
 
 }  // namespace detail
 
-// A fused function: call it with arrays and C++ numbers as the traced function takes them.
+/// A fused function: call it with arrays and C++ numbers as the traced function takes them.
 template <class F>
 class Fused {
 public:
+    /// A fused function named `name` (kernel names and errors use it) that traces `function`.
     Fused(std::string name, F function)
         : function_(std::move(function)),
           state_(std::make_shared<detail::FusedFunction>(std::move(name))) {}
 
-    // Runs the fused kernel: an ndarray, or a std::tuple of ndarrays when the function returns a
-    // std::tuple. Called with traced values (inside another fused function) it is inlined there.
+    /// Runs the fused kernel: an ndarray, or a std::tuple of ndarrays when the function returns a
+    /// std::tuple. Called with traced values (inside another fused function) it is inlined there.
     template <class... A>
     requires(fusion::argument<A>&&...) auto operator()(const A&... args) const {
         static_assert(sizeof...(A) <= detail::max_fused_arguments,
@@ -411,12 +426,15 @@ public:
                             std::make_index_sequence<std::tuple_size_v<Result>>{});
         }
     }
+    /// Inside another fused function: calls the function on the traced values, so it is inlined
+    /// there.
     template <class... A>
     requires fusion::traced_operands<A...>
     auto operator()(const A&... args) const { return std::invoke(function_, args...); }
 
+    /// The name given to fuse().
     [[nodiscard]] const std::string& name() const noexcept { return state_->name(); }
-    // How many kernels were traced and built: one per key (dtypes, ranks, scalar kinds).
+    /// How many kernels were traced and built: one per key (dtypes, ranks, scalar kinds).
     [[nodiscard]] std::size_t kernel_count() const { return state_->kernel_count(); }
 
 private:
@@ -451,8 +469,8 @@ private:
     std::shared_ptr<detail::FusedFunction> state_;
 };
 
-// cupy.fuse: `name` names the generated kernels, "fused_<name>" (a C identifier); `function` is
-// called with traced values, once per kind of arguments.
+/// cupy.fuse: `name` names the generated kernels, `fused_<name>` (a C identifier); `function` is
+/// called with traced values, once per kind of arguments.
 template <class F>
 [[nodiscard]] Fused<F> fuse(std::string name, F function) {
     return Fused<F>(std::move(name), std::move(function));

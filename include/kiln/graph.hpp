@@ -1,24 +1,29 @@
-// Executable graphs made by capturing a stream's work (CuPy's cupy.cuda.Graph).
+/// @file
+/// Executable graphs made by capturing a stream's work (CuPy's cupy.cuda.Graph).
 #pragma once
 
 #include <kiln/stream_view.hpp>
 
 namespace kiln {
 
-// An owning, move-only executable graph of one device (its captured stream's); made by
-// Stream::end_capture().
+/// An owning, move-only executable graph of one device (its captured stream's); made by
+/// Stream::end_capture().
 class Graph {
 public:
     ~Graph();
+    /// Takes over `other`'s graph.
     Graph(Graph&& other) noexcept;
+    /// Destroys this graph and takes over `other`'s.
     Graph& operator=(Graph&& other) noexcept;
     Graph(const Graph&) = delete;
     Graph& operator=(const Graph&) = delete;
 
-    // Queues the whole captured work on `stream`, a stream of the graph's device (default: that
-    // device's current stream). Repeatable.
+    /// Queues the whole captured work on `stream`, a stream of the graph's device (default: that
+    /// device's current stream). Repeatable.
     void launch(StreamView stream) const;
+    /// Queues the graph on its device's current stream.
     void launch() const;
+    /// The index of the graph's device.
     [[nodiscard]] int device() const noexcept { return device_; }
 
 private:

@@ -1,27 +1,28 @@
-// Kernels written in the user's own C++ source, typed by their declared signature: what
-// @cupyx.jit.rawkernel gives a Python user. The body is device C++ (CUDA/HIP), captured as text
-// by the macro, compiled at run time by NVRTC or HIPRTC and launched through RawKernel:
-//
-//     KILN_JIT_KERNEL(scale, (float* x, float a, long long n), {
-//         long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-//         if (i < n) x[i] *= a;
-//     });
-//     scale(kiln::Dim3{blocks}, kiln::Dim3{256}, x, 2.0F, x.size());   // x: a float32 ndarray
-//
-// The launcher's parameters come from the signature, so a wrong count or an inconvertible type
-// does not compile. A pointer parameter takes a pointer that converts to it, or an ndarray whose
-// dtype is the pointee's (checked at each call: TypeError naming the kernel, the parameter and
-// both dtypes). ndarray is a handle (copies share memory), so a const ndarray binds to a
-// non-const pointer too, as it does for RawKernel and copyto. A scalar parameter takes a value
-// that converts without narrowing, or an integer of another width or signedness when its value
-// fits (TypeError otherwise). Parameter types are read by both compilers: use pointers to, and
-// values of, arithmetic types (bool, the integers, float, double).
-//
-// What the text of a body can hold (README, "Kernels in your own source"): the body is
-// stringised with #, so the host preprocessor expands no macro in it and the device compiler
-// sees the names as written; host #defines are unknown there. It holds no directive (#include,
-// #define, #if): put those in JitConfig::preamble or the compile options. Its line breaks are
-// lost: errors in it are reported at the line of the macro's name in the user's file.
+/// @file
+/// Kernels written in the user's own C++ source, typed by their declared signature: what
+/// `@cupyx.jit.rawkernel` gives a Python user. The body is device C++ (CUDA/HIP), captured as text
+/// by the macro, compiled at run time by NVRTC or HIPRTC and launched through RawKernel:
+///
+///     KILN_JIT_KERNEL(scale, (float* x, float a, long long n), {
+///         long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+///         if (i < n) x[i] *= a;
+///     });
+///     scale(kiln::Dim3{blocks}, kiln::Dim3{256}, x, 2.0F, x.size());   // x: a float32 ndarray
+///
+/// The launcher's parameters come from the signature, so a wrong count or an inconvertible type
+/// does not compile. A pointer parameter takes a pointer that converts to it, or an ndarray whose
+/// dtype is the pointee's (checked at each call: TypeError naming the kernel, the parameter and
+/// both dtypes). ndarray is a handle (copies share memory), so a const ndarray binds to a
+/// non-const pointer too, as it does for RawKernel and copyto. A scalar parameter takes a value
+/// that converts without narrowing, or an integer of another width or signedness when its value
+/// fits (TypeError otherwise). Parameter types are read by both compilers: use pointers to, and
+/// values of, arithmetic types (bool, the integers, float, double).
+///
+/// What the text of a body can hold (README, "Kernels in your own source"): the body is
+/// stringised with `#`, so the host preprocessor expands no macro in it and the device compiler
+/// sees the names as written; host `#define`s are unknown there. It holds no directive (`#include`,
+/// `#define`, `#if`): put those in JitConfig::preamble or the compile options. Its line breaks are
+/// lost: errors in it are reported at the line of the macro's name in the user's file.
 #pragma once
 
 #include <kiln/dtype.hpp>
@@ -64,12 +65,14 @@ struct JitLine {
 
 }  // namespace detail
 
-// A device function that JIT kernels call (KILN_JIT_FUNCTION): its definition as device code.
+/// A device function that JIT kernels call (KILN_JIT_FUNCTION): its definition as device code.
 class JitFunction {
 public:
+    /// Made by KILN_JIT_FUNCTION from the captured source.
     explicit JitFunction(const detail::JitSource& source);
+    /// The helper's name.
     [[nodiscard]] const std::string& name() const noexcept { return name_; }
-    // A #line directive naming the user's file, then the `__device__` definition.
+    /// A `#line` directive naming the user's file, then the `__device__` definition.
     [[nodiscard]] const std::string& source() const noexcept { return source_; }
 
 private:
@@ -77,13 +80,13 @@ private:
     std::string source_;
 };
 
-// How a JIT kernel is compiled (the *_WITH macros take one).
+/// How a JIT kernel is compiled (the *_WITH macros take one).
 struct JitConfig {
-    // The helpers the body calls, in order: a helper that calls another comes after it.
+    /// The helpers the body calls, in order: a helper that calls another comes after it.
     std::vector<JitFunction> uses;
-    // Compiler options, as RawKernel's ("-DN=4", "--use_fast_math").
+    /// Compiler options, as RawKernel's ("-DN=4", "--use_fast_math").
     std::vector<std::string> options;
-    // Device code placed first: #include, #define, types and constants the body needs.
+    /// Device code placed first: `#include`, `#define`, types and constants the body needs.
     std::string preamble;
 };
 
@@ -221,17 +224,24 @@ private:
 template <class Signature>
 class JitKernel;
 
-// A kernel written with KILN_JIT_KERNEL: launched as kernel(grid, block, arguments...) with one
-// argument per declared parameter, then optionally LaunchOptions (shared_mem, stream,
-// cooperative). Compiled on first launch per device through kiln's compile cache (memory and
-// disk) and launched by RawKernel's path, with its checks of block size and shared memory.
+/// A kernel written with KILN_JIT_KERNEL: launched as kernel(grid, block, arguments...) with one
+/// argument per declared parameter, then optionally LaunchOptions (shared_mem, stream,
+/// cooperative). Compiled on first launch per device through kiln's compile cache (memory and
+/// disk) and launched by RawKernel's path, with its checks of block size and shared memory.
+/// From its base it also has name(), source() (the device source kiln generated, with the helpers
+/// and the preamble), options(), attributes(), set_max_dynamic_shared_size_bytes(bytes) and
+/// compile(target) (the code object for "sm_90" or "gfx90a", with no device needed).
 template <class... P>
 class JitKernel<void(P...)> : public detail::JitKernelBase {
 public:
+    /// Made by KILN_JIT_KERNEL from the captured source.
     explicit JitKernel(const detail::JitSource& source, const JitConfig& config = {})
         : JitKernelBase(source, config) {}
+    /// Made by JitKernelTemplate::instantiate.
     explicit JitKernel(detail::JitInstance instance) : JitKernelBase(std::move(instance)) {}
 
+    /// Launches `grid` blocks of `block` threads with one argument per declared parameter (checked
+    /// as the class says).
     void operator()(Dim3 grid, Dim3 block, detail::JitArgument<P>... args,
                     const LaunchOptions& options = {}) const {
         launch_bound(grid, block, options, std::index_sequence_for<P...>{}, args...);
@@ -268,17 +278,20 @@ private:
     }
 };
 
-// A kernel template written with KILN_JIT_KERNEL_TEMPLATE, instantiated for types through
-// RawModule's name expressions: kernel.instantiate<float>() is a JitKernel typed for float.
-// Template arguments are types with a dtype; each set compiles once (for the current device,
-// when instantiate is first called with it, as RawModule::get_function does) and is kept.
+/// A kernel template written with KILN_JIT_KERNEL_TEMPLATE, instantiated for types through
+/// RawModule's name expressions: `kernel.instantiate<float>()` is a JitKernel typed for float.
+/// Template arguments are types with a dtype; each set compiles once (for the current device,
+/// when instantiate is first called with it, as RawModule::get_function does) and is kept.
+/// From its base it also has name() and source() (the generated source, which each instantiation
+/// compiles with its name expression).
 template <class Prototype>
 class JitKernelTemplate : public detail::JitTemplateBase {
 public:
+    /// Made by KILN_JIT_KERNEL_TEMPLATE from the captured source.
     explicit JitKernelTemplate(const detail::JitSource& source, const JitConfig& config = {})
         : JitTemplateBase(source, config) {}
 
-    // The kernel for template arguments T: a JitKernel<void(parameters with T)>.
+    /// The kernel for template arguments T: a `JitKernel<void(parameters with T)>`.
     template <class... T>
     requires(has_dtype<T>&&...) [[nodiscard]] auto instantiate() const {
         using Kernel = JitKernel<typename detail::JitSignature<Prototype, T...>::type>;
@@ -293,19 +306,22 @@ public:
 // macro's arguments GCC gives that line and Clang the line of the closing parenthesis). The body
 // is taken as __VA_ARGS__, since commas in braces do not separate macro arguments.
 
-// KILN_JIT_KERNEL(name, (parameters), { body }); defines `name`, a kiln::JitKernel<void
-// (parameters)>, at namespace or block scope (a static object: constructed once).
+/// KILN_JIT_KERNEL(name, (parameters), { body }); defines `name`, a
+/// `kiln::JitKernel<void(parameters)>`, at namespace or block scope (a static object: constructed
+/// once).
 #define KILN_JIT_KERNEL KILN_DETAIL_JIT_AT(__LINE__) KILN_DETAIL_JIT_KERNEL
-// KILN_JIT_KERNEL_WITH(name, (parameters), config, { body }); the same with a kiln::JitConfig
-// (helpers, options, preamble); parenthesise the config if it holds a comma.
+/// KILN_JIT_KERNEL_WITH(name, (parameters), config, { body }); the same with a kiln::JitConfig
+/// (helpers, options, preamble); parenthesise the config if it holds a comma.
 #define KILN_JIT_KERNEL_WITH KILN_DETAIL_JIT_AT(__LINE__) KILN_DETAIL_JIT_KERNEL_WITH
-// KILN_JIT_KERNEL_TEMPLATE(name, (class T, ...), (parameters), { body }); defines a
-// kiln::JitKernelTemplate, at namespace or block scope; name.instantiate<float>() launches.
+/// KILN_JIT_KERNEL_TEMPLATE(name, (class T, ...), (parameters), { body }); defines a
+/// kiln::JitKernelTemplate, at namespace or block scope; `name.instantiate<float>()` launches.
 #define KILN_JIT_KERNEL_TEMPLATE KILN_DETAIL_JIT_AT(__LINE__) KILN_DETAIL_JIT_KERNEL_TEMPLATE
+/// KILN_JIT_KERNEL_TEMPLATE_WITH(name, (class T, ...), (parameters), config, { body }); the same
+/// with a kiln::JitConfig.
 #define KILN_JIT_KERNEL_TEMPLATE_WITH \
     KILN_DETAIL_JIT_AT(__LINE__) KILN_DETAIL_JIT_KERNEL_TEMPLATE_WITH
-// KILN_JIT_FUNCTION(result, name, (parameters), { body }); a device helper that kernels list in
-// JitConfig::uses. A result type holding a comma needs an alias in the preamble.
+/// KILN_JIT_FUNCTION(result, name, (parameters), { body }); a device helper that kernels list in
+/// JitConfig::uses. A result type holding a comma needs an alias in the preamble.
 #define KILN_JIT_FUNCTION KILN_DETAIL_JIT_AT(__LINE__) KILN_DETAIL_JIT_FUNCTION
 
 // clang-format off

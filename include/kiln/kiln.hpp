@@ -1,5 +1,32 @@
-// The whole public API of kiln.
+/// @file
+/// The whole public API of kiln.
 #pragma once
+
+/// @mainpage kiln API reference
+/// The public headers of kiln, CuPy for C++: `#include <kiln/kiln.hpp>` brings them all. Start
+/// with kiln::ndarray, the routines in ufuncs.hpp and reductions.hpp, and the kernel classes
+/// (kiln::ElementwiseKernel, kiln::ReductionKernel, kiln::RawKernel, kiln::RawModule, kiln::fuse,
+/// KILN_JIT_KERNEL). The user guide, docs/guide/ in the repository, explains them in CuPy's order.
+
+/// @namespace kiln
+/// kiln's public API: CuPy's arrays, routines, custom kernels, streams, events and memory pools
+/// for C++. Names follow CuPy's (cupy.ndarray is kiln::ndarray, cupy.add is kiln::add).
+
+/// @namespace kiln::distributed
+/// Communication between devices and processes (CuPy's cupyx.distributed): Communicator over
+/// NCCL, RCCL or the host backend, and the optional MPI bootstrap.
+
+/// @namespace kiln::fusion
+/// The expressions that kiln::fuse traces: Var and the ufuncs and reductions over it.
+
+/// @namespace kiln::linalg
+/// Linear algebra (cupy.linalg).
+
+/// @namespace kiln::profiler
+/// Timing of code on the CPU and the device (cupyx.profiler).
+
+/// @namespace kiln::random
+/// Random numbers (cupy.random).
 
 #include <kiln/argument.hpp>
 #include <kiln/backend.hpp>

@@ -1,4 +1,5 @@
-// A host scalar of any kiln element type, as taken by fill, full and kernel arguments.
+/// @file
+/// A host scalar of any kiln element type, as taken by fill, full and kernel arguments.
 #pragma once
 
 #include <kiln/dtype.hpp>
@@ -11,9 +12,11 @@
 
 namespace kiln {
 
+/// A C++ number of any dtype, kept exactly, with the dtype of its C++ type: a weak scalar under NEP
+/// 50 when passed to ufuncs.
 class Scalar {
 public:
-    // Implicit, so that a.fill(1.5) and full(shape, 7) read naturally.
+    /// Implicit, so that a.fill(1.5) and full(shape, 7) read naturally.
     template <class T>
     requires has_dtype<T> Scalar(T value)
         : dtype_(dtype_of<T>) {  // NOLINT(google-explicit-constructor)
@@ -31,13 +34,13 @@ public:
         }
     }
 
-    // The dtype of the C++ value it was made from.
+    /// The dtype of the C++ value it was made from.
     [[nodiscard]] DType dtype() const noexcept { return dtype_; }
 
-    // The value as an element of `target`, in that dtype's bytes (the first itemsize(target)
-    // bytes are used). A complex value gives its real part to a real dtype. Throws TypeError when
-    // the value does not fit: an integer out of range, or a NaN, infinite or out-of-range float
-    // converted to an integer dtype.
+    /// The value as an element of `target`, in that dtype's bytes (the first itemsize(target)
+    /// bytes are used). A complex value gives its real part to a real dtype. Throws TypeError when
+    /// the value does not fit: an integer out of range, or a NaN, infinite or out-of-range float
+    /// converted to an integer dtype.
     [[nodiscard]] std::array<std::byte, 16> bytes_as(DType target) const;
 
 private:

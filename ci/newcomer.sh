@@ -17,6 +17,8 @@ else
     trap 'rm -rf "$home"' EXIT
 fi
 step() { echo "=== newcomer: $*"; }
+# A newcomer's compile cache is empty.
+export KILN_CACHE_DIR=$home/kiln-cache
 
 step "git clone $root ($(git -C "$root" rev-parse --short HEAD))"
 git clone --quiet --no-checkout "$root" "$home/kiln"

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # A newcomer's first hour: a fresh clone of this repository's HEAD commit (uncommitted changes are
 # not in it) in a temporary directory, where it does what README.md's Quick start says, in order:
-# ci/demo.sh, then `cmake --install build/<the preset it printed> --prefix P`. Then, as a user's
-# own projects would, it builds examples/ and README.md's C++ blocks against P with
-# find_package(kiln) and runs them on the host backend. ci/test.sh runs it.
+# ci/demo.sh, `cmake --install build/<the preset it printed> --prefix P`, and the examples built
+# against P with find_package(kiln) and run (on the host backend). Then README.md's C++ blocks,
+# built against P in the same way and run. ci/test.sh runs it.
 #
 #   ci/newcomer.sh [directory to keep the clone in; default: a temporary one, removed at the end]
 set -euo pipefail
@@ -31,14 +31,14 @@ preset=$(sed -n 's/^kiln: building the \([a-z0-9-]*\) preset in .*/\1/p' "$home/
 [ -n "$preset" ] || { echo "newcomer: ci/demo.sh did not say which preset it built"; exit 1; }
 
 step "cmake --install build/$preset --prefix $home/prefix"
-cmake --install "build/$preset" --prefix "$home/prefix" >"$home/install.log"
+cmake --install "build/$preset" --prefix "$home/prefix" >"$home/install.log" ||
+    { cat "$home/install.log"; exit 1; }
 
 step "the examples, built against the install"
-cmake -S examples -B "$home/examples" -DCMAKE_PREFIX_PATH="$home/prefix" \
-    -DCMAKE_BUILD_TYPE=Release >"$home/examples-configure.log" ||
-    { cat "$home/examples-configure.log"; exit 1; }
-cmake --build "$home/examples" -j "$(nproc)"
-ctest --test-dir "$home/examples" --output-on-failure -j "$(nproc)"
+cmake -S examples -B build/examples -DCMAKE_PREFIX_PATH="$home/prefix" \
+    >"$home/examples-configure.log" || { cat "$home/examples-configure.log"; exit 1; }
+cmake --build build/examples -j "$(nproc)"
+ctest --test-dir build/examples --output-on-failure -j "$(nproc)"
 
 step "README.md's C++ blocks, built against the install"
 bash ci/readme_snippets.sh "$home/prefix" "$home/readme-snippets"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The one test command. Installs dependencies, checks formatting and the API reference, runs the
-# configure, build and test workflow of two presets, lints the library with clang-tidy and runs a
-# small benchmark and the user guide's snippets. Ends with a summary per preset, then the output of
-# any failed test again; exits non-zero on any failure.
+# configure, build and test workflow of two presets, runs a small benchmark, the user guide's
+# snippets and a newcomer's Quick start in a fresh clone (ci/newcomer.sh), and lints the library
+# with clang-tidy. Ends with a summary per preset, then the output of any failed test again; exits
+# non-zero on any failure.
 #
 # Two builds cover the matrix on two cores: asan (the CPU-only build under ASan and UBSan) and the
 # widest build this machine's toolchains allow (all: the CUDA and HIP backends in one library,
@@ -85,6 +86,15 @@ if ! bash ci/guide.sh "build/$widest" >"build/$widest/guide.log" 2>&1; then
     guide_status="FAILED (see build/$widest/guide.log)"
 fi
 
+# A newcomer's run: the README's Quick start in a fresh clone of HEAD (demo, install), then the
+# examples and the README's C++ blocks built against the install and run on the host backend.
+newcomer_status="ok"
+newcomer_start=$SECONDS
+if ! bash ci/newcomer.sh >build/newcomer.log 2>&1; then
+    newcomer_status="FAILED (see build/newcomer.log)"
+fi
+newcomer_status="$newcomer_status, $(((SECONDS - newcomer_start) / 60)) min $(((SECONDS - newcomer_start) % 60)) s"
+
 # clang-tidy over the library sources, a few files per process and one process per core, with the
 # compile database of the build that compiled them: the core as the CPU-only build sees it, each
 # backend from the widest build.
@@ -122,11 +132,13 @@ echo "lint     $lint_status"
 echo "bench    $bench_status"
 echo "docs     $docs_status"
 echo "guide    $guide_status"
+echo "newcomer $newcomer_status"
 [ "$format_status" = "ok" ] || sum_failed=$((sum_failed + 1))
 [ "$lint_status" = "ok" ] || sum_failed=$((sum_failed + 1))
 [ "$bench_status" = "ok" ] || sum_failed=$((sum_failed + 1))
 [ "$docs_status" = "ok" ] || sum_failed=$((sum_failed + 1))
 [ "$guide_status" = "ok" ] || sum_failed=$((sum_failed + 1))
+[ "${newcomer_status%%,*}" = "ok" ] || sum_failed=$((sum_failed + 1))
 echo "Skipped tests need a GPU (device label) or another build; a skip is not a pass."
 # The failed tests once more, with their output, where the end of the log shows them.
 for preset in "${presets[@]}"; do

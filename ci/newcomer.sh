@@ -2,8 +2,8 @@
 # A newcomer's first hour: a fresh clone of this repository's HEAD commit (uncommitted changes are
 # not in it) in a temporary directory, where it does what README.md's Quick start says, in order:
 # ci/demo.sh, `cmake --install build/<the preset it printed> --prefix P`, and the examples built
-# against P with find_package(kiln) and run (on the host backend). Then README.md's C++ blocks,
-# built against P in the same way and run. ci/test.sh runs it.
+# against P with find_package(kiln) and run (on the host backend), one also with pkg-config. Then
+# README.md's C++ blocks, built against P in the same way and run. ci/test.sh runs it.
 #
 #   ci/newcomer.sh [directory to keep the clone in; default: a temporary one, removed at the end]
 set -euo pipefail
@@ -39,6 +39,13 @@ cmake -S examples -B build/examples -DCMAKE_PREFIX_PATH="$home/prefix" \
     >"$home/examples-configure.log" || { cat "$home/examples-configure.log"; exit 1; }
 cmake --build build/examples -j "$(nproc)"
 ctest --test-dir build/examples --output-on-failure -j "$(nproc)"
+
+step "an example built with pkg-config, as a code without CMake does"
+PKG_CONFIG_PATH=$(dirname "$(find "$home/prefix" -name kiln.pc)")
+export PKG_CONFIG_PATH
+# shellcheck disable=SC2046 # pkg-config's flags are words
+c++ $(pkg-config --cflags kiln) examples/l2norm.cpp -o "$home/l2norm" $(pkg-config --libs kiln)
+KILN_BACKEND=host "$home/l2norm"
 
 step "README.md's C++ blocks, built against the install"
 bash ci/readme_snippets.sh "$home/prefix" "$home/readme-snippets"

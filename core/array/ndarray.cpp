@@ -88,7 +88,11 @@ void ndarray::fill(const Scalar& value) {
                           detail::current_stream_of(device_));
 }
 
-void ndarray::require_one_element(const char* function) const {
+void ndarray::require_one_element_of(DType type, const char* function) const {
+    if (type != dtype_) {
+        throw TypeError(std::string("kiln: ") + function + ": the array holds " +
+                        std::string(name(dtype_)) + ", not " + std::string(name(type)));
+    }
     if (size_ != 1) {
         throw ValueError(std::string("kiln: ") + function + ": the array has " +
                          std::to_string(size_) + " elements (shape " + to_string(shape_) +

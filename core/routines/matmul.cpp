@@ -86,6 +86,93 @@ DType compute_dtype(const char* routine, const ndarray& a, const ndarray& b,
     return dtype;
 }
 
+// The extents of a batched product, NumPy's shape of its result, checked against BLAS's int
+// extents.
+struct ProductShape {
+    std::int64_t m = 0;
+    std::int64_t n = 0;
+    std::int64_t k = 0;
+    Shape batch;
+    std::int64_t batches = 1;
+    Shape result;
+};
+
+// `a2` and `b2` are `a` and `b` with a 1-d operand made a row or a column.
+ProductShape product_shape(const ndarray& a, const ndarray& b, const ndarray& a2,
+                           const ndarray& b2) {
+    ProductShape p;
+    p.m = a2.shape().end()[-2];
+    p.k = a2.shape().back();
+    p.n = b2.shape().back();
+    if (b2.shape().end()[-2] != p.k) {
+        throw ValueError("kiln: matmul: operand 0 has " + std::to_string(p.k) +
+                         " columns and operand 1 has " + std::to_string(b2.shape().end()[-2]) +
+                         " rows; they must be equal");
+    }
+    try {
+        p.batch = broadcast_shapes({Shape(a2.shape().begin(), a2.shape().end() - 2),
+                                    Shape(b2.shape().begin(), b2.shape().end() - 2)});
+    } catch (const ShapeError&) {
+        throw ShapeError("kiln: matmul: the batch axes of shapes " + to_string(a.shape()) +
+                         " and " + to_string(b.shape()) + " do not broadcast");
+    }
+    p.batches = product(p.batch.begin(), p.batch.end());
+    for (const std::int64_t extent : {p.m, p.n, p.k, p.batches}) {
+        if (extent > INT_MAX) {
+            throw ShapeError("kiln: matmul: extents and batch counts above " +
+                             std::to_string(INT_MAX) + " are not supported (got " +
+                             std::to_string(extent) + ")");
+        }
+    }
+    p.result = p.batch;
+    if (a.ndim() > 1) {
+        p.result.push_back(p.m);
+    }
+    if (b.ndim() > 1) {
+        p.result.push_back(p.n);
+    }
+    return p;
+}
+
+// c = a2 @ b2 on `stream`, through the backend's BLAS where it takes the dtype, else kiln's tiled
+// kernel.
+void multiply_into(ndarray& c, const ndarray& a2, const ndarray& b2, const ProductShape& p,
+                   DType dtype, StreamView stream) {
+    if (p.k == 0) {
+        detail::backend().fill_bytes_async(c.data(), 0, c.nbytes(), stream);
+        return;
+    }
+    if (c.size() == 0) {
+        return;
+    }
+    const Operand left = prepare(a2, p.batch, dtype, stream);
+    const Operand right = prepare(b2, p.batch, dtype, stream);
+    // Only for a BLAS that takes scratch from its caller; from the pool, freed on the stream after.
+    const std::size_t workspace_bytes =
+        blas_dtype(dtype) ? detail::backend().blas_workspace_bytes(stream.device()) : 0;
+    const ndarray workspace =
+        workspace_bytes != 0
+            ? detail::empty_on({static_cast<std::int64_t>(workspace_bytes)}, DType::uint8, stream)
+            : ndarray();
+    const GemmCall call{dtype,
+                        static_cast<int>(p.m),
+                        static_cast<int>(p.n),
+                        static_cast<int>(p.k),
+                        left.matrices.data(),
+                        left.stride,
+                        right.matrices.data(),
+                        right.stride,
+                        c.data(),
+                        p.m * p.n,
+                        static_cast<int>(p.batches),
+                        stream,
+                        workspace.data(),
+                        workspace.nbytes()};
+    if (!blas_dtype(dtype) || !detail::backend().blas_gemm(call)) {
+        detail::tiled_gemm(call, stream);
+    }
+}
+
 }  // namespace
 
 ndarray matmul(const ndarray& a, const ndarray& b, const MatmulOptions& options) {
@@ -106,77 +193,17 @@ ndarray matmul(const ndarray& a, const ndarray& b, const MatmulOptions& options)
     const DType dtype = compute_dtype("matmul", a, b, options.dtype);
     const ndarray a2 = a.ndim() == 1 ? a.reshape({1, a.shape()[0]}) : a;
     const ndarray b2 = b.ndim() == 1 ? b.reshape({b.shape()[0], 1}) : b;
-    const std::int64_t m = a2.shape().end()[-2];
-    const std::int64_t k = a2.shape().back();
-    const std::int64_t n = b2.shape().back();
-    if (b2.shape().end()[-2] != k) {
-        throw ValueError("kiln: matmul: operand 0 has " + std::to_string(k) +
-                         " columns and operand 1 has " + std::to_string(b2.shape().end()[-2]) +
-                         " rows; they must be equal");
-    }
-    Shape batch;
-    try {
-        batch = broadcast_shapes({Shape(a2.shape().begin(), a2.shape().end() - 2),
-                                  Shape(b2.shape().begin(), b2.shape().end() - 2)});
-    } catch (const ShapeError&) {
-        throw ShapeError("kiln: matmul: the batch axes of shapes " + to_string(a.shape()) +
-                         " and " + to_string(b.shape()) + " do not broadcast");
-    }
-    const std::int64_t batches = product(batch.begin(), batch.end());
-    for (const std::int64_t extent : {m, n, k, batches}) {
-        if (extent > INT_MAX) {
-            throw ShapeError("kiln: matmul: extents and batch counts above " +
-                             std::to_string(INT_MAX) + " are not supported (got " +
-                             std::to_string(extent) + ")");
-        }
-    }
-    Shape shape = batch;
-    if (a.ndim() > 1) {
-        shape.push_back(m);
-    }
-    if (b.ndim() > 1) {
-        shape.push_back(n);
-    }
+    const ProductShape p = product_shape(a, b, a2, b2);
     if (options.out) {
-        check_out("matmul", *options.out, shape, dtype);
+        check_out("matmul", *options.out, p.result, dtype);
     }
     // The product is written straight into `out` only when no operand shares its memory: every
     // element of C reads a row and a column that other elements' writes would change.
     const bool direct = options.out && options.out->c_contiguous() &&
                         options.out->dtype() == dtype && !may_share_memory(*options.out, a) &&
                         !may_share_memory(*options.out, b);
-    ndarray c = direct ? *options.out : detail::empty_on(shape, dtype, stream);
-    if (k == 0) {
-        detail::backend().fill_bytes_async(c.data(), 0, c.nbytes(), stream);
-    } else if (c.size() != 0) {
-        const Operand left = prepare(a2, batch, dtype, stream);
-        const Operand right = prepare(b2, batch, dtype, stream);
-        // Only for a BLAS that takes scratch from its caller; from the pool, freed on the stream
-        // after.
-        const std::size_t workspace_bytes =
-            blas_dtype(dtype) ? detail::backend().blas_workspace_bytes(stream.device()) : 0;
-        const ndarray workspace =
-            workspace_bytes != 0 ? detail::empty_on({static_cast<std::int64_t>(workspace_bytes)},
-                                                    DType::uint8, stream)
-                                 : ndarray();
-        const GemmCall call{dtype,
-                            static_cast<int>(m),
-                            static_cast<int>(n),
-                            static_cast<int>(k),
-                            left.matrices.data(),
-                            left.stride,
-                            right.matrices.data(),
-                            right.stride,
-                            c.data(),
-                            m * n,
-                            static_cast<int>(batches),
-                            stream,
-                            workspace.data(),
-                            workspace.nbytes()};
-        if (!blas_dtype(dtype) || !detail::backend().blas_gemm(call)) {
-            detail::tiled_gemm(call, stream);
-        }
-    }
+    ndarray c = direct ? *options.out : detail::empty_on(p.result, dtype, stream);
+    multiply_into(c, a2, b2, p, dtype, stream);
     if (!options.out || direct) {
         order.done();
         return c;

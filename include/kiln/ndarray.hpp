@@ -119,7 +119,7 @@ public:
     /// must be the array's element type, as for get(); ValueError naming item for another size.
     template <class T>
     [[nodiscard]] T item() const {
-        require_one_element("item");
+        require_one_element_of(dtype_of<T>, "item");
         T value{};
         get(std::span<T>(&value, 1));
         return value;
@@ -149,7 +149,8 @@ public:
     [[nodiscard]] std::int64_t offset() const noexcept { return offset_; }
 
 private:
-    void require_one_element(const char* function) const;
+    // Refuses, naming `function`, an array of more or fewer than one element or not of `type`.
+    void require_one_element_of(DType type, const char* function) const;
     void to_host(void* out, std::size_t count, DType type, std::optional<StreamView> stream) const;
     void from_host(const void* values, std::size_t count, DType type,
                    std::optional<StreamView> stream);

@@ -368,7 +368,8 @@ TEST(Array, ItemIsTheOneElement) {
         "kiln: item: the array has 6 elements (shape (2, 3)); only an array of one element "
         "converts to a scalar");
     EXPECT_THROW((void)kiln::empty({0}).item<double>(), kiln::ValueError);
-    EXPECT_THROW((void)kiln::full({1}, 2.5).item<float>(), kiln::TypeError);
+    kiln::test::expect_error<kiln::TypeError>([] { (void)kiln::full({1}, 2.5).item<float>(); },
+                                              "kiln: item: the array holds float64, not float32");
 }
 
 TEST(Array, BadInputIsAClearError) {

@@ -52,4 +52,25 @@ std::size_t parse_memory_limit(const char* name, std::string_view text, std::siz
     return bytes;
 }
 
+std::uint64_t parse_byte_size(const char* name, std::string_view text) {
+    constexpr std::string_view suffixes = "KMGT";
+    unsigned shift = 0;
+    std::string_view digits = text;
+    if (const auto at = suffixes.find(text.empty() ? '\0' : text.back());
+        at != std::string_view::npos) {
+        shift = 10U * static_cast<unsigned>(at + 1);
+        digits.remove_suffix(1);
+    }
+    std::uint64_t count = 0;
+    const auto* end = digits.data() + digits.size();
+    auto [ptr, ec] = std::from_chars(digits.data(), end, count);
+    if (ec != std::errc{} || ptr != end || digits.empty() ||
+        count > (std::numeric_limits<std::uint64_t>::max() >> shift)) {
+        throw Error(std::string(name) + "='" + std::string(text) +
+                    "' is not a valid size: expected a byte count, optionally with a suffix K, "
+                    "M, G or T such as 512M");
+    }
+    return count << shift;
+}
+
 }  // namespace kiln::detail::env

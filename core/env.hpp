@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -19,5 +20,9 @@ namespace kiln::detail::env {
 // Throws Error naming the variable when the text is neither, or the percentage exceeds 100.
 [[nodiscard]] std::size_t parse_memory_limit(const char* name, std::string_view text,
                                              std::size_t total);
+
+// A size in bytes: a count ("1073741824") or one with a binary suffix K, M, G or T ("512M" is
+// 512 * 2^20). Throws Error naming the variable when the text is not one, or it overflows.
+[[nodiscard]] std::uint64_t parse_byte_size(const char* name, std::string_view text);
 
 }  // namespace kiln::detail::env

@@ -2,6 +2,7 @@
 // backends, the disk cache), so the report says what kiln itself would do.
 #include "backend.hpp"
 #include "compile/cache_trust.hpp"
+#include "compile/compile_cache.hpp"
 #include "compile/disk_cache.hpp"
 #include "env.hpp"
 
@@ -20,6 +21,7 @@
 #include <cerrno>
 #include <exception>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -109,12 +111,50 @@ std::pair<std::size_t, std::uintmax_t> directory_size(const fs::path& directory)
     return {files, bytes};
 }
 
-void show_cache(std::ostream& out) {
-    const auto cache = DiskCache::from_environment();
-    if (!cache) {
+double mebibytes(std::uintmax_t bytes) {
+    return static_cast<double>(bytes) / (1024.0 * 1024.0);
+}
+
+std::string limit_text(std::uintmax_t limit) {
+    return limit == 0 ? std::string("no limit") : fmt::format("limit {:.1f} MiB", mebibytes(limit));
+}
+
+void show_memory_cache(std::ostream& out) {
+    try {
+        const auto usage = CompileCache::instance().memory_usage();
+        fmt::print(out, "  in memory: {} binaries, {:.1f} MiB ({}, KILN_CACHE_MEMORY_LIMIT)\n",
+                   usage.entries, mebibytes(usage.bytes), limit_text(usage.limit));
+    } catch (const std::exception& e) {
+        fmt::print(out, "  in memory: {}\n", e.what());
+    }
+}
+
+void show_disk_usage(std::ostream& out, const DiskCache& cache) {
+    const auto [files, bytes] = directory_size(cache.directory());
+    fmt::print(out, "  size: {} files, {:.1f} MiB\n", files, mebibytes(bytes));
+    const auto entries = disk_usage(cache.directory());
+    fmt::print(out, "  entries: {} files, {:.1f} MiB ({}, KILN_CACHE_SIZE_LIMIT)\n", entries.files,
+               mebibytes(entries.bytes), limit_text(cache.size_limit()));
+}
+
+std::optional<DiskCache> disk_cache_or_reason(std::ostream& out) {
+    try {
+        if (auto cache = DiskCache::from_environment()) {
+            return cache;
+        }
         fmt::print(out, "compile cache: in memory only ({})\n",
                    env::get("KILN_CACHE_IN_MEMORY") ? "KILN_CACHE_IN_MEMORY is set"
                                                     : "no KILN_CACHE_DIR, XDG_CACHE_HOME or HOME");
+    } catch (const std::exception& e) {
+        fmt::print(out, "compile cache: not usable: {}\n", e.what());
+    }
+    return std::nullopt;
+}
+
+void show_cache(std::ostream& out) {
+    const auto cache = disk_cache_or_reason(out);
+    if (!cache) {
+        show_memory_cache(out);
         return;
     }
     const fs::path& directory = cache->directory();
@@ -130,9 +170,8 @@ void show_cache(std::ostream& out) {
     } else {
         fmt::print(out, "  usable: yes\n");
     }
-    const auto [files, bytes] = directory_size(directory);
-    fmt::print(out, "  size: {} files, {:.1f} MiB\n", files,
-               static_cast<double>(bytes) / (1024.0 * 1024.0));
+    show_disk_usage(out, *cache);
+    show_memory_cache(out);
 }
 
 // Variables kiln reads that do not start with KILN_: the vendor runtimes' and the toolkits'.

@@ -1,5 +1,6 @@
 #include "compile_cache.hpp"
 
+#include "../env.hpp"
 #include "../log.hpp"
 
 #include <chrono>
@@ -13,23 +14,31 @@ void increment(std::atomic<std::uint64_t>& counter) noexcept {
     counter.fetch_add(1, std::memory_order_relaxed);
 }
 
+std::size_t memory_limit_from_environment() {
+    const auto text = env::get("KILN_CACHE_MEMORY_LIMIT");
+    return text ? static_cast<std::size_t>(env::parse_byte_size("KILN_CACHE_MEMORY_LIMIT", *text))
+                : default_memory_cache_limit;
+}
+
 }  // namespace
 
 CompileCache& CompileCache::instance() {
     // Never destroyed: a kernel may compile while the process exits.
-    static auto& cache = *new CompileCache(DiskCache::trusted_from_environment());
+    static auto& cache =
+        *new CompileCache(DiskCache::trusted_from_environment(), memory_limit_from_environment());
     return cache;
 }
 
-CompileCache::CompileCache(std::optional<DiskCache> disk) : disk_(std::move(disk)) {}
+CompileCache::CompileCache(std::optional<DiskCache> disk, std::size_t memory_limit)
+    : disk_(std::move(disk)), memory_(memory_limit) {}
 
 CompiledBinary CompileCache::get(const CompileRequest& request) {
     {
         const std::scoped_lock lock(mutex_);
-        if (auto found = memory_.find(request.key); found != memory_.end()) {
+        if (auto found = memory_.find(request.key)) {
             increment(counters_.memory_hits);
             log::debug("cache: memory hit for '{}' ({})", request.kernel, request.target);
-            return found->second;
+            return std::move(*found);
         }
     }
     // Compiled outside the lock: other kernels need not wait for this one. Two threads racing on
@@ -37,7 +46,7 @@ CompiledBinary CompileCache::get(const CompileRequest& request) {
     auto found = from_disk(request);
     CompiledBinary binary = found ? std::move(*found) : from_compiler(request);
     const std::scoped_lock lock(mutex_);
-    return memory_.try_emplace(request.key, std::move(binary)).first->second;
+    return memory_.insert(request.key, std::move(binary));
 }
 
 std::optional<CompiledBinary> CompileCache::from_disk(const CompileRequest& request) {
@@ -92,6 +101,16 @@ void CompileCache::reset_statistics() noexcept {
     counters_.corrupt_files.store(0, relaxed);
     counters_.compiles.store(0, relaxed);
     counters_.compile_seconds.store(0.0, relaxed);
+}
+
+CompileCache::MemoryUsage CompileCache::memory_usage() const {
+    const std::scoped_lock lock(mutex_);
+    return {memory_.entries(), memory_.bytes(), memory_.limit()};
+}
+
+void CompileCache::set_memory_limit(std::size_t bytes) {
+    const std::scoped_lock lock(mutex_);
+    memory_.set_limit(bytes);
 }
 
 CompiledBinary compile_cached(const Program& program, std::string_view target) {

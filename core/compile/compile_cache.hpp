@@ -1,17 +1,18 @@
-// The compile cache: binaries by compile key, in this process's memory, then on disk (unless
-// KILN_CACHE_IN_MEMORY is set), then from the backend's compiler, with the counts
-// kiln::compile_cache_statistics reports. One per process.
+// The compile cache: binaries by compile key, in this process's memory (least recently used out
+// past KILN_CACHE_MEMORY_LIMIT), then on disk (unless KILN_CACHE_IN_MEMORY is set), then from the
+// backend's compiler, with the counts kiln::compile_cache_statistics reports. One per process.
 #pragma once
 
 #include "../backend.hpp"
+#include "binary_lru.hpp"
 #include "compile_request.hpp"
 #include "disk_cache.hpp"
 
 #include <kiln/compile_cache.hpp>
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
-#include <map>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -21,10 +22,12 @@ namespace kiln::detail {
 
 class CompileCache {
 public:
-    // The process's cache, its disk level as the environment named it at first use.
+    // The process's cache, its levels as the environment named them at first use.
     [[nodiscard]] static CompileCache& instance();
 
-    explicit CompileCache(std::optional<DiskCache> disk);
+    // `memory_limit`: bytes of binaries kept in memory; 0 means no limit.
+    explicit CompileCache(std::optional<DiskCache> disk,
+                          std::size_t memory_limit = default_memory_cache_limit);
 
     // The binary for a resolved request: from memory, else from disk, else compiled (and then
     // stored on disk; a cache that cannot be written is only a slower next start).
@@ -32,6 +35,15 @@ public:
 
     [[nodiscard]] CompileCacheStatistics statistics() const noexcept;
     void reset_statistics() noexcept;
+
+    struct MemoryUsage {
+        std::size_t entries;
+        std::size_t bytes;
+        std::size_t limit;
+    };
+    [[nodiscard]] MemoryUsage memory_usage() const;
+    // Replaces KILN_CACHE_MEMORY_LIMIT's bound, evicting now what exceeds it.
+    void set_memory_limit(std::size_t bytes);
 
 private:
     struct Counters {
@@ -48,7 +60,7 @@ private:
 
     std::optional<DiskCache> disk_;
     mutable std::mutex mutex_;
-    std::map<std::string, CompiledBinary, std::less<>> memory_;
+    BinaryLru memory_;
     Counters counters_;
 };
 

@@ -317,8 +317,8 @@ void warn_unwritable(const std::filesystem::path& directory, const std::string& 
 
 }  // namespace
 
-DiskCache::DiskCache(std::filesystem::path directory, bool save_source)
-    : directory_(std::move(directory)), save_source_(save_source) {}
+DiskCache::DiskCache(std::filesystem::path directory, bool save_source, std::uint64_t size_limit)
+    : directory_(std::move(directory)), save_source_(save_source), size_limit_(size_limit) {}
 
 std::optional<DiskCache> DiskCache::from_environment() {
     if (env::get("KILN_CACHE_IN_MEMORY")) {
@@ -328,7 +328,10 @@ std::optional<DiskCache> DiskCache::from_environment() {
     if (!directory) {
         return std::nullopt;
     }
-    return DiskCache(std::move(*directory), env::get("KILN_CACHE_SAVE_SOURCE").has_value());
+    const auto limit = env::get("KILN_CACHE_SIZE_LIMIT");
+    return DiskCache(
+        std::move(*directory), env::get("KILN_CACHE_SAVE_SOURCE").has_value(),
+        limit ? env::parse_byte_size("KILN_CACHE_SIZE_LIMIT", *limit) : default_disk_cache_limit);
 }
 
 std::optional<DiskCache> DiskCache::trusted_from_environment() {
@@ -370,6 +373,9 @@ DiskLookup DiskCache::load(const std::string& key) const {
             case FileState::read:
                 lookup.entry = decode_file(content, key);
                 lookup.corrupt = !lookup.entry;
+                if (lookup.entry) {
+                    mark_used(path);
+                }
                 break;
             case FileState::damaged:
                 lookup.corrupt = true;
@@ -398,6 +404,9 @@ bool DiskCache::store(const std::string& key, const CacheEntry& entry,
         if (!failure && save_source_ && !source_for_debugging.empty()) {
             failure = write_atomically(path.replace_extension(".cu"),
                                        std::as_bytes(std::span(source_for_debugging)));
+        }
+        if (!failure && size_limit_ != 0) {
+            evict_least_recently_used(directory_, size_limit_);
         }
     } catch (const std::exception& e) {
         // Out of memory or a filesystem library failure: the entry is simply not stored.

@@ -4,6 +4,8 @@
 // with the directory or its files are misses, never errors of the kernel call that looked.
 #pragma once
 
+#include "disk_eviction.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -44,12 +46,16 @@ struct DiskLookup {
 class DiskCache {
 public:
     // A cache in `directory`, created (mode 0700, parents as needed) by the first store. With
-    // `save_source`, store also writes the source beside the binary, for debugging.
-    explicit DiskCache(std::filesystem::path directory, bool save_source = false);
+    // `save_source`, store also writes the source beside the binary, for debugging. Entries past
+    // `size_limit` bytes are evicted after each store; 0 means no limit.
+    explicit DiskCache(std::filesystem::path directory, bool save_source = false,
+                       std::uint64_t size_limit = default_disk_cache_limit);
 
     // The cache the environment asks for: KILN_CACHE_DIR, else $XDG_CACHE_HOME/kiln (absolute
     // paths only, as the XDG specification says), else $HOME/.cache/kiln; KILN_CACHE_SAVE_SOURCE
-    // turns on save_source. Nothing when KILN_CACHE_IN_MEMORY is set or no variable names a home.
+    // turns on save_source; KILN_CACHE_SIZE_LIMIT sets size_limit (env::parse_byte_size; throws
+    // Error naming it when malformed). Nothing when KILN_CACHE_IN_MEMORY is set or no variable
+    // names a home.
     [[nodiscard]] static std::optional<DiskCache> from_environment();
 
     // The same when its directory may be trusted (cache_trust.hpp); else nothing, and a warning,
@@ -58,6 +64,7 @@ public:
 
     [[nodiscard]] const std::filesystem::path& directory() const noexcept { return directory_; }
     [[nodiscard]] bool saves_source() const noexcept { return save_source_; }
+    [[nodiscard]] std::uint64_t size_limit() const noexcept { return size_limit_; }
 
     // <directory>/<first two digits of key>/<key>.bin; the source goes beside it as <key>.cu.
     // Throws Error when `key` is not 64 lower-case hex digits (not a compile key).
@@ -69,13 +76,15 @@ public:
 
     // Writes the entry (and, with save_source and a non-empty source, the source); false when any
     // of it could not be written, and then warns, once per directory, saying why. Readers see the
-    // old file or the whole new one, never a part. Throws only for a bad key.
+    // old file or the whole new one, never a part. Then evicts past the size limit. Throws only
+    // for a bad key.
     [[nodiscard]] bool store(const std::string& key, const CacheEntry& entry,
                              std::string_view source_for_debugging = {}) const;
 
 private:
     std::filesystem::path directory_;
     bool save_source_;
+    std::uint64_t size_limit_;
 };
 
 }  // namespace kiln::detail

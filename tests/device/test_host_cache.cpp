@@ -1,7 +1,8 @@
 // The host backend's files in the compile cache, across processes: a damaged precompiled prelude
-// is rebuilt, one that another user could have written is replaced (with a warning), and a writer
-// killed midway or a damaged entry costs a compile, never a failure. Each step runs in a fresh
-// process (a re-executed death test), as a user's next run would. Skips on the GPU backends.
+// is rebuilt, one that another user could have written is replaced (with a warning), a writer
+// killed midway or a damaged entry costs a compile, never a failure, and processes compiling at
+// once into a small cache all succeed. Each step runs in a fresh process (a re-executed death
+// test), as a user's next run would. Skips on the GPU backends.
 #include "core/compile/disk_cache.hpp"
 #include "tests/support/backend_under_test.hpp"
 #include "tests/support/cache_death_test.hpp"
@@ -30,26 +31,55 @@ namespace {
 namespace fs = std::filesystem;
 using kiln::test::cache_files;
 
-// Runs y = 3x + offset (a kernel of its own per offset) in this process, then exits 0 when y is
-// right and the cache rejected `corrupt` damaged entries.
-[[noreturn]] void run_kernel(int offset, std::uint64_t corrupt) {
-    bool right = false;
+// Whether y = 3x + offset (a kernel of its own per offset) gives the right y in this process.
+bool kernel_is_right(int offset) {
     try {
         const kiln::ElementwiseKernel kernel("int32 x", "int32 y",
                                              "y = x * 3 + " + std::to_string(offset),
                                              "cached_" + std::to_string(offset));
         const auto y =
             kernel({kiln::array(std::vector<std::int32_t>{1, 2, 3})}).get<std::int32_t>();
-        right = y == std::vector<std::int32_t>{3 + offset, 6 + offset, 9 + offset};
+        return y == std::vector<std::int32_t>{3 + offset, 6 + offset, 9 + offset};
     } catch (const std::exception& e) {
         std::fprintf(stderr, "%s\n", e.what());
+        return false;
     }
+}
+
+// Runs kernel_is_right(offset), then exits 0 when it was and the cache rejected `corrupt`
+// damaged entries.
+[[noreturn]] void run_kernel(int offset, std::uint64_t corrupt) {
+    const bool right = kernel_is_right(offset);
     const auto s = kiln::compile_cache_statistics();
     std::fprintf(stderr, "right=%d compiles=%llu disk_hits=%llu corrupt=%llu\n", right ? 1 : 0,
                  static_cast<unsigned long long>(s.compiles),
                  static_cast<unsigned long long>(s.disk_hits),
                  static_cast<unsigned long long>(s.corrupt_files));
     std::_Exit(right && s.corrupt_files == corrupt ? 0 : 1);
+}
+
+// Two processes, each compiling `kernels` kernels of its own at once, each exiting 0 when all of
+// them were right; exits 0 when both did.
+[[noreturn]] void run_two_processes(int kernels) {
+    std::vector<pid_t> children;
+    for (int process = 0; process < 2; ++process) {
+        const pid_t child = ::fork();
+        if (child == 0) {
+            bool right = true;
+            for (int i = 0; i < kernels; ++i) {
+                right = kernel_is_right(100 * (process + 1) + i) && right;
+            }
+            std::_Exit(right ? 0 : 1);
+        }
+        children.push_back(child);
+    }
+    bool right = true;
+    for (const pid_t child : children) {
+        int status = 0;
+        right = child > 0 && ::waitpid(child, &status, 0) == child && WIFEXITED(status) &&
+                WEXITSTATUS(status) == 0 && right;
+    }
+    std::_Exit(right ? 0 : 1);
 }
 
 // The prelude directory's precompiled kiln/prelude.h, when the compiler made one.
@@ -180,6 +210,25 @@ TEST_F(HostCacheDeathTest, KilledWriterOrDamagedEntryCostsACompile) {
         testing::ExitedWithCode(0), "");
     EXPECT_EXIT(run_kernel(5, stored.size()), testing::ExitedWithCode(0), "");
     EXPECT_EXIT(run_kernel(5, 0), testing::ExitedWithCode(0), "");
+}
+
+// Two processes compiling at once into a cache that holds about two entries both get right
+// results, and the cache ends within its limit.
+TEST_F(HostCacheDeathTest, TwoProcessesCompileIntoASmallCache) {
+    KILN_REQUIRE_HOST();
+    EXPECT_EXIT(run_kernel(90, 0), testing::ExitedWithCode(0), "");
+    const auto stored = cache_files(dir_);
+    ASSERT_EQ(stored.size(), 1U);
+    const auto limit = fs::file_size(stored.front()) * 5 / 2;
+    setenv("KILN_CACHE_SIZE_LIMIT", std::to_string(limit).c_str(), 1);
+    EXPECT_EXIT(run_two_processes(3), testing::ExitedWithCode(0), "");
+    unsetenv("KILN_CACHE_SIZE_LIMIT");
+    std::uintmax_t total = 0;
+    for (const auto& path : cache_files(dir_)) {
+        total += fs::file_size(path);
+    }
+    EXPECT_LE(total, limit);
+    EXPECT_GE(cache_files(dir_).size(), 1U);
 }
 
 }  // namespace

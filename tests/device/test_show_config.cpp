@@ -60,18 +60,25 @@ TEST(ShowConfig, ReportsVersionBackendsAndDevices) {
     }
 }
 
-// The cache section: the directory KILN_CACHE_DIR names, and its files' count and size in MiB.
-TEST(ShowConfig, ReportsTheCacheDirectoryAndItsSize) {
+// The cache section: the directory KILN_CACHE_DIR names, its files' count and size in MiB, the
+// part of them that are entries (named by a key) against KILN_CACHE_SIZE_LIMIT, and the memory
+// level against its limit.
+TEST(ShowConfig, ReportsTheCacheDirectoryItsSizeAndLimits) {
     const kiln::test::ScopedEnvironment environment;
     const kiln::test::TemporaryDirectory dir("kiln-show-config-");
     fs::create_directory(dir.path() / "ab");
     write_bytes(dir.path() / "ab" / "one.bin", 1024 * 1024);
+    write_bytes(dir.path() / "ab" / ("ab" + std::string(62, '0') + ".bin"), 512 * 1024);
     write_bytes(dir.path() / "two.bin", 512 * 1024);
     setenv("KILN_CACHE_DIR", dir.path().c_str(), 1);  // NOLINT(concurrency-mt-unsafe)
+    setenv("KILN_CACHE_SIZE_LIMIT", "3M", 1);         // NOLINT(concurrency-mt-unsafe)
     const std::string text = report();
     EXPECT_TRUE(contains(text, "compile cache: " + dir.path().string() +
-                                   "\n  usable: yes\n  size: 2 files, 1.5 MiB\n"))
+                                   "\n  usable: yes\n  size: 3 files, 2.0 MiB\n"
+                                   "  entries: 1 files, 0.5 MiB (limit 3.0 MiB, "
+                                   "KILN_CACHE_SIZE_LIMIT)\n  in memory: "))
         << text;
+    EXPECT_TRUE(contains(text, " MiB (limit 256.0 MiB, KILN_CACHE_MEMORY_LIMIT)\n")) << text;
     EXPECT_TRUE(contains(text, "\nenvironment:\n")) << text;
     EXPECT_TRUE(contains(text, "\n  KILN_CACHE_DIR=" + dir.path().string() + "\n")) << text;
     EXPECT_TRUE(contains(text, "\n  KILN_BACKEND=" + std::string(kiln::test::backend_name) + "\n"))

@@ -13,8 +13,9 @@ namespace kiln::test {
 class ScopedEnvironment {
 public:
     ScopedEnvironment() {
-        for (const char* name : {"KILN_CACHE_DIR", "XDG_CACHE_HOME", "HOME", "KILN_CACHE_IN_MEMORY",
-                                 "KILN_CACHE_SAVE_SOURCE"}) {
+        for (const char* name :
+             {"KILN_CACHE_DIR", "XDG_CACHE_HOME", "HOME", "KILN_CACHE_IN_MEMORY",
+              "KILN_CACHE_SAVE_SOURCE", "KILN_CACHE_SIZE_LIMIT", "KILN_CACHE_MEMORY_LIMIT"}) {
             const char* value = std::getenv(name);
             saved_.emplace_back(
                 name, value == nullptr ? std::nullopt : std::optional<std::string>(value));

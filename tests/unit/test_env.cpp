@@ -69,3 +69,29 @@ TEST(Env, BadMemoryLimitNamesTheVariable) {
 }
 
 }  // namespace
+
+TEST(Env, ByteSizeWithBinarySuffixes) {
+    using kiln::detail::env::parse_byte_size;
+    EXPECT_EQ(parse_byte_size("KILN_CACHE_SIZE_LIMIT", "0"), 0U);
+    EXPECT_EQ(parse_byte_size("KILN_CACHE_SIZE_LIMIT", "1000"), 1000U);
+    EXPECT_EQ(parse_byte_size("KILN_CACHE_SIZE_LIMIT", "3K"), 3U * 1024U);
+    EXPECT_EQ(parse_byte_size("KILN_CACHE_SIZE_LIMIT", "512M"), 512ULL * 1024 * 1024);
+    EXPECT_EQ(parse_byte_size("KILN_CACHE_SIZE_LIMIT", "2G"), 2ULL << 30);
+    EXPECT_EQ(parse_byte_size("KILN_CACHE_SIZE_LIMIT", "1T"), 1ULL << 40);
+}
+
+TEST(Env, BadByteSizeNamesTheVariableAndTheText) {
+    using kiln::detail::env::parse_byte_size;
+    for (const char* text : {"-1", "M", "1.5G", "1g", "1GB", " 1", "16777216T"}) {
+        try {
+            (void)parse_byte_size("KILN_CACHE_SIZE_LIMIT", text);
+            ADD_FAILURE() << "accepted '" << text << "'";
+        } catch (const kiln::Error& e) {
+            const std::string what = e.what();
+            EXPECT_NE(what.find(std::string("KILN_CACHE_SIZE_LIMIT='") + text + "'"),
+                      std::string::npos)
+                << what;
+            EXPECT_NE(what.find("suffix K, M, G or T"), std::string::npos) << what;
+        }
+    }
+}

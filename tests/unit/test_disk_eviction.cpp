@@ -1,0 +1,182 @@
+// The disk cache's size limit: the least recently used entries go first, a hit counts as a use,
+// only kiln's own entries are ever deleted, and processes sharing a small cache all succeed.
+#include "core/compile/compile_key.hpp"
+#include "core/compile/disk_cache.hpp"
+#include "core/compile/disk_eviction.hpp"
+#include "tests/support/cache_environment.hpp"
+
+#include <kiln/error.hpp>
+
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+using kiln::detail::cache_key;
+using kiln::detail::CacheEntry;
+using kiln::detail::disk_usage;
+using kiln::detail::DiskCache;
+using kiln::detail::evict_least_recently_used;
+
+std::string key_of(int i) {
+    static const std::vector<std::string> options = {"-O3"};
+    const std::string source = "kernel " + std::to_string(i);
+    return cache_key({"host", "g++ 12", "native", options, source, "0.1.0"});
+}
+
+CacheEntry entry_of(int i) {
+    CacheEntry entry;
+    entry.image.assign(1000, static_cast<char>(i));
+    return entry;
+}
+
+class DiskEvictionTest : public testing::Test {
+protected:
+    void SetUp() override {
+        root_ = fs::temp_directory_path() / ("kiln-disk-eviction-" + std::to_string(::getpid()) +
+                                             "-" + std::to_string(std::random_device{}()));
+    }
+    void TearDown() override { fs::remove_all(root_); }
+
+    // Stores entries 0..count-1 with no limit, entry i last used i seconds after the first.
+    [[nodiscard]] std::uint64_t store_aged(int count) const {
+        const DiskCache cache(root_, false, 0);
+        const auto start = fs::file_time_type::clock::now() - std::chrono::hours(1);
+        for (int i = 0; i < count; ++i) {
+            EXPECT_TRUE(cache.store(key_of(i), entry_of(i)));
+            fs::last_write_time(cache.entry_path(key_of(i)), start + std::chrono::seconds(i));
+        }
+        return fs::file_size(cache.entry_path(key_of(0)));
+    }
+    [[nodiscard]] bool present(int i) const {
+        return DiskCache(root_, false, 0).load(key_of(i)).entry.has_value();
+    }
+
+    fs::path root_;
+};
+
+TEST_F(DiskEvictionTest, KeepsTheNewestEntriesUnderTheLimit) {
+    const auto size = store_aged(6);
+    EXPECT_EQ(disk_usage(root_).files, 6U);
+    EXPECT_EQ(disk_usage(root_).bytes, 6 * size);
+    evict_least_recently_used(root_, 3 * size + size / 2);
+    EXPECT_EQ(disk_usage(root_).files, 3U);
+    EXPECT_EQ(disk_usage(root_).bytes, 3 * size);
+    for (int i = 0; i < 6; ++i) {
+        EXPECT_EQ(present(i), i >= 3) << i;
+    }
+}
+
+TEST_F(DiskEvictionTest, AHitCountsAsAUse) {
+    const auto size = store_aged(4);
+    ASSERT_TRUE(present(0));  // the oldest, now the newest
+    evict_least_recently_used(root_, 2 * size);
+    EXPECT_TRUE(present(0));
+    EXPECT_FALSE(present(1));
+    EXPECT_FALSE(present(2));
+    EXPECT_TRUE(present(3));
+}
+
+TEST_F(DiskEvictionTest, StoreEvictsWithTheCachesLimit) {
+    const auto size = store_aged(5);
+    const DiskCache limited(root_, false, 3 * size);
+    ASSERT_TRUE(limited.store(key_of(5), entry_of(5)));
+    EXPECT_EQ(disk_usage(root_).files, 3U);
+    EXPECT_TRUE(present(5));
+    EXPECT_TRUE(present(4));
+    EXPECT_FALSE(present(2));
+}
+
+// Only <key>.bin and <key>.cu files of this user's in their key's folder are kiln's: links,
+// other names and other folders (the host prelude's) are neither counted nor deleted.
+TEST_F(DiskEvictionTest, LeavesWhatIsNotAnEntryAlone) {
+    const auto size = store_aged(2);
+    const auto outside = root_.parent_path() / (root_.filename().string() + "-outside");
+    std::ofstream(outside) << std::string(5000, 'o');
+    const auto folder = DiskCache(root_).entry_path(key_of(7)).parent_path();
+    fs::create_directories(folder);
+    const auto link = DiskCache(root_).entry_path(key_of(7));
+    fs::create_symlink(outside, link);
+    fs::create_directories(root_ / "host-prelude" / "x");
+    std::ofstream(root_ / "host-prelude" / "x" / "prelude.h.gch") << std::string(5000, 'p');
+    std::ofstream(folder / "notes.txt") << std::string(5000, 'n');
+
+    EXPECT_EQ(disk_usage(root_).files, 2U);
+    evict_least_recently_used(root_, 0);
+    EXPECT_EQ(disk_usage(root_).files, 0U);
+    EXPECT_TRUE(fs::is_symlink(link));
+    EXPECT_EQ(fs::file_size(outside), 5000U);
+    EXPECT_TRUE(fs::exists(root_ / "host-prelude" / "x" / "prelude.h.gch"));
+    EXPECT_TRUE(fs::exists(folder / "notes.txt"));
+    EXPECT_GT(size, 1000U);
+    fs::remove(outside);
+}
+
+// A damaged entry is still a miss that says so, and counts toward the limit until evicted.
+TEST_F(DiskEvictionTest, ADamagedEntryIsReportedAndEvictable) {
+    const auto size = store_aged(3);
+    const auto damaged = DiskCache(root_).entry_path(key_of(0));
+    fs::resize_file(damaged, size / 2);
+    fs::last_write_time(damaged, fs::file_time_type::clock::now() - std::chrono::hours(2));
+    const auto lookup = DiskCache(root_, false, 0).load(key_of(0));
+    EXPECT_FALSE(lookup.entry.has_value());
+    EXPECT_TRUE(lookup.corrupt);
+    evict_least_recently_used(root_, 2 * size);
+    EXPECT_FALSE(fs::exists(damaged));
+    EXPECT_TRUE(present(1));
+    EXPECT_TRUE(present(2));
+}
+
+TEST_F(DiskEvictionTest, SizeLimitComesFromTheEnvironment) {
+    const kiln::test::ScopedEnvironment environment;
+    setenv("KILN_CACHE_DIR", root_.c_str(), 1);
+    EXPECT_EQ(DiskCache::from_environment()->size_limit(), std::uint64_t{1} << 30U);
+    setenv("KILN_CACHE_SIZE_LIMIT", "64M", 1);
+    EXPECT_EQ(DiskCache::from_environment()->size_limit(), std::uint64_t{64} << 20U);
+    setenv("KILN_CACHE_SIZE_LIMIT", "lots", 1);
+    EXPECT_THROW((void)DiskCache::from_environment(), kiln::Error);
+}
+
+// Two processes store and read back 40 entries each through a cache that holds 8: every store
+// succeeds, no read sees a damaged file, and the cache ends within its limit.
+TEST_F(DiskEvictionTest, TwoProcessesShareASmallCache) {
+    const auto size = store_aged(1);
+    const std::uint64_t limit = 8 * size;
+    std::vector<pid_t> children;
+    for (int process = 0; process < 2; ++process) {
+        const pid_t child = ::fork();
+        if (child == 0) {
+            const DiskCache cache(root_, false, limit);
+            bool right = true;
+            for (int i = 0; i < 40; ++i) {
+                const int id = 100 * (process + 1) + i;
+                right = cache.store(key_of(id), entry_of(id)) && right;
+                const auto lookup = cache.load(key_of(id));
+                right =
+                    !lookup.corrupt && (!lookup.entry || *lookup.entry == entry_of(id)) && right;
+            }
+            std::_Exit(right ? 0 : 1);
+        }
+        children.push_back(child);
+    }
+    for (const pid_t child : children) {
+        int status = 0;
+        ASSERT_EQ(::waitpid(child, &status, 0), child);
+        EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    }
+    EXPECT_LE(disk_usage(root_).bytes, limit);
+    EXPECT_GE(disk_usage(root_).files, 1U);
+}
+
+}  // namespace

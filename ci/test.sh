@@ -2,8 +2,8 @@
 # The one test command. Installs dependencies, checks formatting and the API reference, runs the
 # configure, build and test workflow of two presets, runs a small benchmark, the user guide's
 # snippets and a newcomer's Quick start in a fresh clone (ci/newcomer.sh), and lints the library
-# with clang-tidy. Ends with a summary per preset, then the output of any failed test again; exits
-# non-zero on any failure.
+# with clang-tidy and for folder loops (ci/folder_loops.py). Ends with a summary per preset, then
+# the output of any failed test again; exits non-zero on any failure.
 #
 # Two builds cover the matrix on two cores: asan (the CPU-only build under ASan and UBSan) and the
 # widest build this machine's toolchains allow (all: the CUDA and HIP backends in one library,
@@ -99,6 +99,10 @@ newcomer_status="$newcomer_status, $(((SECONDS - newcomer_start) / 60)) min $(((
 # compile database of the build that compiled them: the core as the CPU-only build sees it, each
 # backend from the widest build.
 lint_status="ok"
+# First the layering: no two folders of core/ and backends/ include each other (under a second).
+if ! python3 ci/folder_loops.py; then
+    lint_status="FAILED (folder loops above: ci/folder_loops.py)"
+fi
 lint() {
     local database=build/$1
     shift

@@ -13,10 +13,9 @@ namespace kiln::detail {
 // last view lets go.
 [[nodiscard]] std::shared_ptr<void> allocate_array_memory(std::size_t bytes, StreamView stream);
 
-// empty() and astype() on an explicit stream: what kiln's own calls use, so that the stream a
-// caller passes orders their allocations and copies without becoming the current stream.
+// empty() on an explicit stream: what kiln's own calls use, so that the stream a caller passes
+// orders their allocations without becoming the current stream (astype_on: array_copy.hpp).
 [[nodiscard]] ndarray empty_on(const Shape& shape, DType dtype, StreamView stream);
-[[nodiscard]] ndarray astype_on(const ndarray& a, DType dtype, StreamView stream);
 
 // A pinned buffer from the default pinned pool for staging an upload.
 [[nodiscard]] void* acquire_staging(std::size_t bytes);

@@ -1,7 +1,4 @@
 #include "../backend.hpp"
-#include "../call_context.hpp"
-#include "../kernels/builtin/builtin_kernels.hpp"
-#include "../routines/copy_into.hpp"
 #include "array_layout.hpp"
 #include "array_memory.hpp"
 
@@ -65,29 +62,6 @@ ndarray ndarray::squeeze(const std::optional<std::vector<std::int64_t>>& axes) c
     return detail::with_layout(*this, detail::squeeze(detail::layout_of(*this), axes));
 }
 
-ndarray ndarray::copy() const {
-    return astype(dtype_, true);
-}
-
-ndarray ndarray::to_device(const Device& device) const {
-    if (device.id() == device_) {
-        return *this;
-    }
-    return detail::copy_from_device(*this, detail::current_stream_of(device.id()));
-}
-
-ndarray ndarray::astype(DType dtype, bool copy) const {
-    if (dtype == dtype_ && !copy) {
-        return *this;
-    }
-    return detail::astype_on(*this, dtype, detail::current_stream_of(device_));
-}
-
-void ndarray::fill(const Scalar& value) {
-    detail::fill_elements(shape_, {data(), dtype_, strides_}, value,
-                          detail::current_stream_of(device_));
-}
-
 void ndarray::require_one_element_of(DType type, const char* function) const {
     if (type != dtype_) {
         throw TypeError(std::string("kiln: ") + function + ": the array holds " +
@@ -111,20 +85,5 @@ ndarray expand_dims(const ndarray& a, std::span<const std::int64_t> axes) {
 ndarray expand_dims(const ndarray& a, std::initializer_list<std::int64_t> axes) {
     return expand_dims(a, std::span<const std::int64_t>(axes.begin(), axes.size()));
 }
-
-namespace detail {
-
-ndarray astype_on(const ndarray& a, DType dtype, StreamView stream) {
-    ndarray out = empty_on(a.shape(), dtype, stream);
-    if (dtype == a.dtype() && a.c_contiguous()) {
-        backend().copy_async(out.data(), a.data(), a.nbytes(), stream);
-    } else {
-        copy_elements(a.shape(), {out.data(), dtype, out.strides()},
-                      {a.data(), a.dtype(), a.strides()}, stream);
-    }
-    return out;
-}
-
-}  // namespace detail
 
 }  // namespace kiln

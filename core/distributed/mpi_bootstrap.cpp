@@ -1,22 +1,32 @@
 // kiln/distributed/mpi.hpp: communicators from MPI. Built into libkiln_mpi, which links MPI.
+#include "mpi_bootstrap.hpp"
+
 #include <kiln/backend.hpp>
-#include <kiln/config.hpp>
 #include <kiln/device.hpp>
 #include <kiln/distributed/mpi.hpp>
 #include <kiln/error.hpp>
 
-#if KILN_HAS_HOST
-#include "../../backends/host/collectives_slot.hpp"
-#include "../../backends/host/mpi_collectives.hpp"
-#endif
-
 #include <algorithm>
 #include <array>
+#include <map>
 #include <string>
 
-namespace kiln::distributed {
+namespace kiln::detail {
 
 namespace {
+
+// Filled before main by the backends built into libkiln_mpi; only read afterwards.
+std::map<BackendKind, MpiCommunicatorMaker>& mpi_communicator_makers() {
+    static std::map<BackendKind, MpiCommunicatorMaker> makers;
+    return makers;
+}
+
+}  // namespace
+
+bool register_mpi_communicator_maker(BackendKind backend, MpiCommunicatorMaker maker) {
+    mpi_communicator_makers()[backend] = maker;
+    return true;
+}
 
 void check_mpi(int rc, const char* call) {
     if (rc != MPI_SUCCESS) {
@@ -27,50 +37,11 @@ void check_mpi(int rc, const char* call) {
     }
 }
 
-#if KILN_HAS_HOST
-std::string thread_level_name(int level) {
-    switch (level) {
-        case MPI_THREAD_SINGLE:
-            return "MPI_THREAD_SINGLE";
-        case MPI_THREAD_FUNNELED:
-            return "MPI_THREAD_FUNNELED";
-        case MPI_THREAD_SERIALIZED:
-            return "MPI_THREAD_SERIALIZED";
-        default:
-            return "MPI_THREAD_MULTIPLE";
-    }
-}
+}  // namespace kiln::detail
 
-// The host backend's collectives are MPI's own, on a duplicate of `comm` that the communicator
-// owns; the id only tells this process's communicator which duplicate is its.
-Communicator host_from_mpi(MPI_Comm comm, int rank, int size, std::chrono::milliseconds timeout) {
-    int level = MPI_THREAD_SINGLE;
-    check_mpi(MPI_Query_thread(&level), "MPI_Query_thread");
-    if (level < MPI_THREAD_MULTIPLE) {
-        throw Error(
-            "kiln: from_mpi: the host backend calls MPI from its streams' threads, which needs "
-            "MPI_THREAD_MULTIPLE, but MPI was started with " +
-            thread_level_name(level) +
-            ": start it with MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided)");
-    }
-    auto& library = kiln::detail::host::MpiCollectives::instance();
-    kiln::detail::host::install_collectives(library);
-    MPI_Comm own = MPI_COMM_NULL;
-    check_mpi(MPI_Comm_dup(comm, &own), "MPI_Comm_dup");
-    // Errors come back as codes, which the communicator reports, instead of ending the job.
-    check_mpi(MPI_Comm_set_errhandler(own, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
-    UniqueId id;
-    if (rank == 0) {
-        id = library.unique_id();
-    }
-    check_mpi(MPI_Bcast(id.bytes.data(), static_cast<int>(id.bytes.size()), MPI_BYTE, 0, own),
-              "MPI_Bcast");
-    library.offer(id, own);
-    return {id, rank, size, timeout};
-}
-#endif
+namespace kiln::distributed {
 
-}  // namespace
+using detail::check_mpi;
 
 int local_rank(MPI_Comm comm) {
     MPI_Comm node = MPI_COMM_NULL;
@@ -88,11 +59,11 @@ Communicator from_mpi(MPI_Comm comm, std::chrono::milliseconds timeout) {
     int size = 0;
     check_mpi(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
     check_mpi(MPI_Comm_size(comm, &size), "MPI_Comm_size");
-#if KILN_HAS_HOST
-    if (active_backend() == BackendKind::host) {
-        return host_from_mpi(comm, rank, size, timeout);
+    // A backend whose collectives run over MPI (the host) makes its own; GPU ones go on below.
+    const auto& makers = detail::mpi_communicator_makers();
+    if (const auto maker = makers.find(active_backend()); maker != makers.end()) {
+        return maker->second(comm, rank, size, timeout);
     }
-#endif
 
     // Every rank needs a device of its own; if one lacks it, all of them throw.
     const int local = local_rank(comm);

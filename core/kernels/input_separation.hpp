@@ -5,7 +5,7 @@
 // and item size) stays: each element is read by the thread that writes it, before it writes it.
 #pragma once
 
-#include "../array/array_memory.hpp"
+#include "builtin/array_copy.hpp"
 
 #include <kiln/argument.hpp>
 #include <kiln/memory_overlap.hpp>

@@ -3,6 +3,7 @@
 
 #include "../array/array_memory.hpp"
 #include "../backend.hpp"
+#include "../kernels/builtin/array_copy.hpp"
 #include "../kernels/builtin/builtin_kernels.hpp"
 
 #include <kiln/device.hpp>

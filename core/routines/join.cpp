@@ -3,6 +3,7 @@
 #include "../array/array_layout.hpp"
 #include "../array/array_memory.hpp"
 #include "../call_context.hpp"
+#include "../kernels/builtin/array_copy.hpp"
 #include "copy_into.hpp"
 #include "join_plan.hpp"
 #include "promotion.hpp"

@@ -1,6 +1,6 @@
 // ravel and flip: views where NumPy's are views.
-#include "../array/array_memory.hpp"
 #include "../call_context.hpp"
+#include "../kernels/builtin/array_copy.hpp"
 #include "../layout.hpp"
 
 #include <kiln/device.hpp>

@@ -3,6 +3,7 @@
 #include "../array/array_memory.hpp"
 #include "../backend.hpp"
 #include "../call_context.hpp"
+#include "../kernels/builtin/array_copy.hpp"
 #include "../kernels/builtin/matmul_kernel.hpp"
 #include "copy_into.hpp"
 

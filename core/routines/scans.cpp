@@ -2,6 +2,7 @@
 // scanned axis lies in memory.
 #include "../array/array_memory.hpp"
 #include "../call_context.hpp"
+#include "../kernels/builtin/array_copy.hpp"
 #include "../kernels/builtin/builtin_kernels.hpp"
 #include "../kernels/builtin/scan_kernels.hpp"
 #include "../layout.hpp"

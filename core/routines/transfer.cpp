@@ -1,10 +1,11 @@
-// Host <-> device transfers of ndarrays.
+// Host <-> device transfers of ndarrays (get and set): a strided array goes through a copy kernel.
+#include "../array/array_memory.hpp"
+#include "../array/staged_copy.hpp"
 #include "../backend.hpp"
 #include "../call_context.hpp"
+#include "../kernels/builtin/array_copy.hpp"
 #include "../kernels/builtin/builtin_kernels.hpp"
 #include "../profiling.hpp"
-#include "array_memory.hpp"
-#include "staged_copy.hpp"
 
 #include <kiln/device.hpp>
 #include <kiln/ndarray.hpp>

@@ -187,6 +187,8 @@ DType loop_dtype(const UfuncDefinition& ufunc, DType promoted) {
             return promoted;
         case LoopRule::true_division:
             return k == 'f' || k == 'c' ? promoted : DType::float64;
+        case LoopRule::bool_as_int8:
+            return k == 'b' ? DType::int8 : promoted;
         case LoopRule::inexact:
             if (k == 'f' || k == 'c') {
                 return promoted;

@@ -13,6 +13,7 @@ enum class LoopRule : std::uint8_t {
     promoted,       // the promoted dtype itself
     inexact,        // the smallest floating (or complex) dtype the promoted one casts to safely
     true_division,  // float64 for bool and integers, else the promoted dtype
+    bool_as_int8,   // the promoted dtype, but int8 for bool (NumPy's first loop; it has no bool)
 };
 
 // The dtype the ufunc returns, from its loop dtype.

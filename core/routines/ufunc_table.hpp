@@ -21,11 +21,11 @@ inline constexpr UfuncDefinition multiply{"multiply", 2, promoted, loop,
     "a && b", "kiln::ufunc::multiply(a, b)", "a * b", "a * b"};
 inline constexpr UfuncDefinition true_divide{"true_divide", 2, LoopRule::true_division, loop,
     "", "", "a / b", "a / b"};
-inline constexpr UfuncDefinition floor_divide{"floor_divide", 2, promoted, loop,
+inline constexpr UfuncDefinition floor_divide{"floor_divide", 2, bool_as_int8, loop,
     "", "kiln::ufunc::floor_divide(a, b)", "kiln::ufunc::floor_divide(a, b)", ""};
-inline constexpr UfuncDefinition remainder{"remainder", 2, promoted, loop,
+inline constexpr UfuncDefinition remainder{"remainder", 2, bool_as_int8, loop,
     "", "kiln::ufunc::remainder(a, b)", "kiln::ufunc::remainder(a, b)", ""};
-inline constexpr UfuncDefinition power{"power", 2, promoted, loop,
+inline constexpr UfuncDefinition power{"power", 2, bool_as_int8, loop,
     "", "kiln::ufunc::power(a, b)", "kiln::ufunc::power(a, b)", "pow(a, b)"};
 inline constexpr UfuncDefinition maximum{"maximum", 2, promoted, loop,
     "a || b", "a > b ? a : b", "kiln::ufunc::maximum(a, b)", ""};

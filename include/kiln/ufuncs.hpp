@@ -10,8 +10,9 @@
 /// higher (`float32 array * 2.0` is float32), and a scalar that the dtype cannot represent is a
 /// TypeError, except in a comparison, which is exact (`int8 array < 1000` is all true). Integer
 /// arithmetic wraps; integer division and remainder by zero give 0; true division of integers is
-/// float64; math functions of integers compute in the smallest floating dtype that holds them (int8
-/// -> float16, int16 -> float32, wider -> float64).
+/// float64; floor_divide, remainder and power of bools are int8 (NumPy has no bool loop); math
+/// functions of integers compute in the smallest floating dtype that holds them (int8 -> float16,
+/// int16 -> float32, wider -> float64).
 #pragma once
 
 #include <kiln/argument.hpp>

@@ -22,6 +22,7 @@
 #include <complex>
 #include <cstdint>
 #include <functional>
+#include <future>
 #include <initializer_list>
 #include <memory>
 #include <optional>
@@ -342,6 +343,41 @@ TEST(Communicator, OneCommunicatorCalledFromSeveralThreads) {
     for (int t = 0; t < threads; ++t) {
         EXPECT_EQ(errors[static_cast<std::size_t>(t)], "") << "thread " << t;
     }
+    EXPECT_FALSE(comm.aborted());
+}
+
+// A call that waits holds the communicator's other callers back until it returns: while one
+// thread's synchronize waits for its stream (held by a host function), another thread's
+// timeout() and set_timeout() wait too. The test above races only under ThreadSanitizer; this
+// one fails whenever calls on one communicator do not take turns.
+TEST(Communicator, ACallThatWaitsHoldsOtherThreadsCallsBack) {
+    KILN_REQUIRE_COLLECTIVES();
+    Communicator comm = one_rank();
+    const kiln::Stream stream(true);
+    std::promise<void> release;
+    const std::shared_future<void> released = release.get_future().share();
+    std::atomic<bool> stream_held{false};
+    stream.launch_host_func([&stream_held, released] {
+        stream_held = true;
+        released.wait();
+    });
+    while (!stream_held) {
+        std::this_thread::yield();
+    }
+    std::thread waiter([&] { comm.synchronize(stream.view()); });
+    // Time for the waiter to enter synchronize; a slower start makes this test pass, never fail.
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    std::atomic<bool> other_returned{false};
+    std::thread other([&] {
+        comm.set_timeout(comm.timeout());
+        other_returned = true;
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    EXPECT_FALSE(other_returned) << "a call returned while synchronize held the communicator";
+    release.set_value();
+    waiter.join();
+    other.join();
+    EXPECT_TRUE(other_returned);
     EXPECT_FALSE(comm.aborted());
 }
 

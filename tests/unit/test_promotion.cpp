@@ -92,6 +92,12 @@ TEST(UfuncDtypes, LoopDtypes) {
     EXPECT_EQ(loop_dtype(ufuncs::exp, DType::uint64), DType::float64);
     EXPECT_EQ(loop_dtype(ufuncs::exp, DType::complex64), DType::complex64);
     EXPECT_EQ(loop_dtype(ufuncs::add, DType::int8), DType::int8);
+    // NumPy's floor_divide, remainder and power have no bool loop: bools use int8's.
+    for (const auto* ufunc : {&ufuncs::floor_divide, &ufuncs::remainder, &ufuncs::power}) {
+        EXPECT_EQ(loop_dtype(*ufunc, DType::bool_), DType::int8) << ufunc->name;
+        EXPECT_EQ(loop_dtype(*ufunc, DType::uint16), DType::uint16) << ufunc->name;
+        EXPECT_EQ(loop_dtype(*ufunc, DType::float16), DType::float16) << ufunc->name;
+    }
 }
 
 TEST(UfuncDtypes, OutputDtypes) {

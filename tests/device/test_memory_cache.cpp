@@ -2,6 +2,7 @@
 // loaded from it alone, so kernel objects made before the eviction, and new ones with the same
 // program, still run and give the right values.
 #include "core/compile/compile_cache.hpp"
+#include "tests/support/backend_under_test.hpp"
 
 #include <kiln/kiln.hpp>
 
@@ -25,6 +26,7 @@ kiln::ElementwiseKernel affine(int offset) {
 }
 
 TEST(MemoryCache, KernelsOutliveTheirBinarysEviction) {
+    KILN_REQUIRE_DEVICE();
     auto& cache = CompileCache::instance();
     const auto before = cache.memory_usage();
     cache.set_memory_limit(1);  // keeps only the binary stored last

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Prints the loops in the folder-level include graph of core/ and backends/; exits 1 if any.
+"""Prints the loops in the folder-level include graph of core/, dialects/ and backends/; exits 1 if any.
 
 Folder A depends on folder B when a file in A includes a file in B. A loop (A reaches B and B
 reaches A) means neither folder can be read, built or replaced without the other. An include of a
@@ -9,7 +9,7 @@ import os
 import re
 import sys
 
-ROOTS = ("core", "backends")
+ROOTS = ("core", "dialects", "backends")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.MULTILINE)
 
 
@@ -22,7 +22,7 @@ def source_files(repo):
 
 
 def resolve(repo, including, included):
-    """The repository-relative path of an include, or None when it is outside core/ and backends/."""
+    """The repository-relative path of an include, or None when it is outside ROOTS."""
     for base in (os.path.dirname(including), ""):
         candidate = os.path.normpath(os.path.join(base, included))
         if os.path.isfile(os.path.join(repo, candidate)):
@@ -98,7 +98,7 @@ def main():
                 print(f"  {source_folder} -> {target_folder}: {example}")
     if components:
         return 1
-    print(f"no folder loops among {len(nodes)} folders of core/ and backends/")
+    print(f"no folder loops among {len(nodes)} folders of {', '.join(ROOTS)}")
     return 0
 
 

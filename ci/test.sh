@@ -99,7 +99,7 @@ newcomer_status="$newcomer_status, $(((SECONDS - newcomer_start) / 60)) min $(((
 # compile database of the build that compiled them: the core as the CPU-only build sees it, each
 # backend from the widest build.
 lint_status="ok"
-# First the layering: no two folders of core/ and backends/ include each other (under a second).
+# First the layering: no two folders of core/, dialects/ and backends/ include each other (under a second).
 if ! python3 ci/folder_loops.py; then
     lint_status="FAILED (folder loops above: ci/folder_loops.py)"
 fi
@@ -113,7 +113,7 @@ lint() {
         lint_status="FAILED (clang-tidy findings above)"
     fi
 }
-lint asan "core/*.cpp core/*/*.cpp core/*/*/*.cpp backends/*.cpp backends/host/*.cpp"
+lint asan "core/*.cpp core/*/*.cpp core/*/*/*.cpp dialects/*/*.cpp backends/*.cpp backends/host/*.cpp"
 case "$widest" in
     all) lint all "backends/cuda/*.cpp backends/hip/*.cpp" ;;
     cuda) lint cuda "backends/cuda/*.cpp" ;;

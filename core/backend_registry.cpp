@@ -86,7 +86,7 @@ Choice choose() {
         if (count == 0) {
             return {named, named->no_device_reason()};
         }
-        const bool cpu = traits(kind).dialect == Dialect::host;
+        const bool cpu = traits(kind).runs_on_cpu;
         return {named, cpu ? "KILN_BACKEND=" + *name + " asks for the host backend" : ""};
     }
     std::string reasons;
@@ -96,7 +96,7 @@ Choice choose() {
         if (const int count = candidate->device_count(); count > 0) {
             log::info("backend: {}, the first of [{}] that sees a device: {} device(s)",
                       to_string(kind), compiled_list(), count);
-            const bool cpu = traits(kind).dialect == Dialect::host;
+            const bool cpu = traits(kind).runs_on_cpu;
             return {candidate, cpu ? cpu_fallback_reason(reasons) : ""};
         }
         log::info("backend: {} sees no device: {}", to_string(kind), candidate->no_device_reason());

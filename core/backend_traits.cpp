@@ -13,6 +13,13 @@
 
 namespace kiln::detail {
 
+namespace gpu_dialect {
+const KernelDialect& dialect();
+}
+namespace host_dialect {
+const KernelDialect& dialect();
+}
+
 namespace {
 
 // The AMD processor's major version: "gfx90a" -> 9, "gfx1030" -> 10, "gfx10-3-generic" -> 10;
@@ -63,18 +70,18 @@ constexpr std::array<std::string_view, 1> hiprtc_debug = {"-g"};
 // Unoptimised, so that a debugger steps through a kernel line by line.
 constexpr std::array<std::string_view, 2> host_debug = {"-g", "-O0"};
 
-constexpr BackendTraits cuda_traits{"cuda",      Dialect::gpu,     kDLCUDA,
-                                    nvrtc_debug, nvidia_warp_size, "sm_80"};
-constexpr BackendTraits hip_on_amd_traits{"hip",        Dialect::gpu,  kDLROCM,
-                                          hiprtc_debug, amd_warp_size, "gfx90a"};
+constexpr BackendTraits cuda_traits{"cuda",      &gpu_dialect::dialect, false,  kDLCUDA,
+                                    nvrtc_debug, nvidia_warp_size,      "sm_80"};
+constexpr BackendTraits hip_on_amd_traits{"hip",        &gpu_dialect::dialect, false,   kDLROCM,
+                                          hiprtc_debug, amd_warp_size,         "gfx90a"};
 // HIP's NVIDIA platform: HIP's API over CUDA memory, kernels compiled by NVRTC for NVIDIA GPUs
 // (backends/hip/nvidia_platform.hpp).
-constexpr BackendTraits hip_on_nvidia_traits{"hip",       Dialect::gpu,     kDLCUDA,
-                                             nvrtc_debug, nvidia_warp_size, "sm_80"};
+constexpr BackendTraits hip_on_nvidia_traits{"hip",       &gpu_dialect::dialect, false,  kDLCUDA,
+                                             nvrtc_debug, nvidia_warp_size,      "sm_80"};
 constexpr const BackendTraits& hip_traits =
     KILN_HIP_NVIDIA != 0 ? hip_on_nvidia_traits : hip_on_amd_traits;
-constexpr BackendTraits host_traits{"host",     Dialect::host,  kDLCPU,
-                                    host_debug, host_warp_size, "native"};
+constexpr BackendTraits host_traits{"host",     &host_dialect::dialect, true,    kDLCPU,
+                                    host_debug, host_warp_size,         "native"};
 
 }  // namespace
 
@@ -92,11 +99,11 @@ const BackendTraits& traits(BackendKind kind) {
                 " has no traits");
 }
 
-Dialect active_dialect() {
+const KernelDialect& active_kernel_dialect() {
     try {
-        return traits(backend().kind()).dialect;
+        return traits(backend().kind()).dialect();
     } catch (const NoDevice&) {
-        return Dialect::gpu;
+        return gpu_dialect::dialect();
     }
 }
 

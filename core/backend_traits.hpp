@@ -10,13 +10,14 @@
 
 namespace kiln::detail {
 
-// The C++ a backend's generated kernels are written in: GPU kernels (CUDA and HIP, one source for
-// both) or host loops for the CPU.
-enum class Dialect : unsigned char { gpu, host };
+class KernelDialect;
 
 struct BackendTraits {
     std::string_view name;  // as KILN_BACKEND spells it: "cuda"
-    Dialect dialect;
+    // The C++ its generated kernels are written in (core/codegen/kernel_dialect.hpp): GPU kernels
+    // for CUDA and HIP, one source for both, or host loops for the CPU.
+    const KernelDialect& (*dialect)();
+    bool runs_on_cpu;
     // DLPack's DLDeviceType for the backend's device memory (kDLCUDA, kDLROCM, kDLCPU).
     int dlpack_device_type;
     // Options that add line tables and device debug information (KILN_COMPILE_DEBUG).
@@ -29,9 +30,5 @@ struct BackendTraits {
 };
 
 [[nodiscard]] const BackendTraits& traits(BackendKind kind);
-
-// The dialect of the active backend's generated kernels; gpu when no backend is compiled in, so
-// that sources can still be generated and inspected.
-[[nodiscard]] Dialect active_dialect();
 
 }  // namespace kiln::detail

@@ -3,27 +3,28 @@
 #include "device_header_texts.hpp"
 
 #include "../backend_traits.hpp"
+#include "kernel_dialect.hpp"
+
+#include <algorithm>
 
 namespace kiln::detail {
 
 std::vector<DeviceHeader> device_headers(BackendKind backend, std::string_view target) {
     namespace text = header_text;
-    const bool host = traits(backend).dialect == Dialect::host;
-    const int warp_size = traits(backend).warp_size(target);
+    const BackendTraits& facts = traits(backend);
     std::vector<DeviceHeader> headers = {
-        {"kiln/atomic.h", std::string(host ? text::host_atomic_h() : text::atomic_h())},
         {"kiln/complex.h", std::string(text::complex_h())},
         {"kiln/device.h", std::string(text::device_h())},
         {"kiln/float16.h", std::string(text::float16_h())},
         {"kiln/limits.h", std::string(text::limits_h())},
         {"kiln/ufunc.h", std::string(text::ufunc_h())},
-        {"kiln/warp.h", host ? text::host_warp_h(warp_size) : text::warp_h(warp_size)},
     };
-    if (host) {
-        headers.push_back({"kiln/host.h", std::string(text::host_h())});
-        headers.push_back({"kiln/host_cuda.h", std::string(text::host_cuda_h())});
-        headers.push_back({"kiln/host_cuda_math.h", std::string(text::host_cuda_math_h())});
+    for (DeviceHeader& own : facts.dialect().device_headers(facts.warp_size(target))) {
+        headers.push_back(std::move(own));
     }
+    // In name order, whatever the dialect, so that the compile key does not depend on it.
+    std::sort(headers.begin(), headers.end(),
+              [](const DeviceHeader& a, const DeviceHeader& b) { return a.name < b.name; });
     return headers;
 }
 

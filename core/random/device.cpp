@@ -3,9 +3,7 @@
 #include "../array/array_memory.hpp"
 #include "../backend.hpp"
 #include "../call_context.hpp"
-#include "../compile/module_cache.hpp"
 #include "../kernels/builtin/builtin_kernels.hpp"
-#include "../kernels/variant_cache.hpp"
 #include "../layout.hpp"
 #include "arguments.hpp"
 #include "kernels.hpp"
@@ -24,18 +22,15 @@ namespace {
 
 using detail::RandomDistribution;
 
-// The distribution's kernel for `dtype` on `device`, its source built only the first time: a
-// call neither builds nor hashes source.
-detail::NativeFunction random_function(RandomDistribution distribution, DType dtype, int device) {
-    static auto& functions = *new detail::VariantCache<detail::NativeFunction>();
+// The distribution's kernel for `dtype` on the device of `stream`, its source built only the first
+// time: a call neither builds nor hashes source.
+detail::NativeFunction random_function(RandomDistribution distribution, DType dtype,
+                                       StreamView stream) {
     std::string variant(name(dtype));
     variant += ' ';
     variant += std::to_string(static_cast<int>(distribution));
-    return functions.get(device, variant, [&] {
-        const std::string source =
-            detail::random_source(distribution, dtype, detail::active_dialect());
-        return detail::module_function(device, {source, detail::random_kernel_name, {}, {}},
-                                       detail::random_kernel_name);
+    return detail::builtin_function(stream, detail::random_kernel_name, variant, [&] {
+        return detail::random_source(distribution, dtype, detail::active_kernel_dialect());
     });
 }
 
@@ -56,7 +51,7 @@ ndarray generate(RandomDistribution distribution, const Shape& shape, DType dtyp
     void* data = out.data();
     unsigned long long seed_argument = seed;
     std::array<void*, 5> args{&data, &count, &seed_argument, &a, &b};
-    detail::backend().launch(random_function(distribution, dtype, on.device()),
+    detail::backend().launch(random_function(distribution, dtype, on),
                              detail::for_each_index_launch(count, on), args.data());
     return out;
 }

@@ -1,7 +1,7 @@
 #include "kernels.hpp"
 
 #include "../codegen/device_prelude.hpp"
-#include "../codegen/kernel_entry.hpp"
+#include "../codegen/kernel_dialect.hpp"
 #include "arguments.hpp"
 #include "box_muller.hpp"
 
@@ -78,17 +78,19 @@ constexpr std::string_view integers_body =
 
 }  // namespace
 
-std::string random_source(RandomDistribution distribution, DType dtype, Dialect dialect) {
+std::string random_source(RandomDistribution distribution, DType dtype,
+                          const KernelDialect& dialect) {
     const bool integral = distribution == RandomDistribution::integers;
     const bool normal = distribution == RandomDistribution::normal;
     std::string source =
-        std::string(device_prelude()) + std::string(for_each_index_macro(dialect)) +
+        std::string(device_prelude()) + std::string(dialect.for_each_index_macro) +
         std::string(generator_source) + (normal ? box_muller::source() : std::string()) +
         "typedef " + std::string(c_type(dtype)) + " T;\n" +
-        kernel_opening(
-            dialect, random_kernel_name,
+        dialect.kernel_opening(
+            random_kernel_name,
             std::string("T* out, long long n, unsigned long long seed, ") +
-                (integral ? "long long low, unsigned long long range" : "double a, double b")) +
+                (integral ? "long long low, unsigned long long range" : "double a, double b"),
+            {}) +
         "    KILN_FOR_EACH_INDEX(n) {\n"
         "        const kiln_random_words w = kiln_philox(seed, "
         "static_cast<unsigned long long>(i));\n";
@@ -103,7 +105,7 @@ std::string random_source(RandomDistribution distribution, DType dtype, Dialect 
             source += integers_body;
             break;
     }
-    return source + "    }\n}\n" + kernel_closing(dialect, random_kernel_name);
+    return source + "    }\n}\n" + dialect.kernel_closing(random_kernel_name);
 }
 
 }  // namespace kiln::detail

@@ -2,7 +2,7 @@
 // element i of its output from (seed, i) alone, exactly as include/kiln/random.hpp defines.
 #pragma once
 
-#include "../backend_traits.hpp"
+#include "../codegen/kernel_dialect.hpp"
 
 #include <kiln/dtype.hpp>
 
@@ -23,6 +23,6 @@ inline constexpr const char* random_kernel_name = "kiln_random";
 // The kernel's source for `dtype` (a floating dtype for uniform and normal, an integer dtype for
 // integers; the caller has checked it). It loops with KILN_FOR_EACH_INDEX.
 [[nodiscard]] std::string random_source(RandomDistribution distribution, DType dtype,
-                                        Dialect dialect = Dialect::gpu);
+                                        const KernelDialect& dialect);
 
 }  // namespace kiln::detail

@@ -3,6 +3,7 @@
 #include "core/compile/compile_cache.hpp"
 #include "core/kernels/builtin/builtin_kernels.hpp"
 #include "core/kernels/builtin/matmul_kernel.hpp"
+#include "dialects/gpu/dialect.hpp"
 #include "tests/support/backend_under_test.hpp"
 #include "tests/support/elf.hpp"
 
@@ -46,7 +47,8 @@ bool sampled(kiln::DType from, kiln::DType to) {
 // entry name.
 TEST(BuiltinKernels, CopyBetweenEveryPairOfDtypesCompiles) {
     const std::string kernel = "extern \"C\" __global__ void kiln_copy(";
-    const std::string first = kiln::detail::copy_source(kiln::bool_, kiln::bool_);
+    const std::string first =
+        kiln::detail::copy_source(kiln::bool_, kiln::bool_, kiln::detail::gpu_dialect::dialect());
     const std::string support = first.substr(0, first.find(kernel));
     std::string source = support;
     std::vector<std::string> names;
@@ -55,7 +57,8 @@ TEST(BuiltinKernels, CopyBetweenEveryPairOfDtypesCompiles) {
             if (!kiln::test::exhaustive() && !sampled(from, to)) {
                 continue;
             }
-            const std::string whole = kiln::detail::copy_source(from, to);
+            const std::string whole =
+                kiln::detail::copy_source(from, to, kiln::detail::gpu_dialect::dialect());
             ASSERT_EQ(whole.substr(0, support.size()), support);
             names.push_back("kiln_copy_" + std::string(kiln::name(from)) + "_" +
                             std::string(kiln::name(to)));
@@ -74,23 +77,28 @@ TEST(BuiltinKernels, CopyBetweenEveryPairOfDtypesCompiles) {
         }
     }
     // And one conversion alone, as a call compiles it.
-    expect_compiles(kiln::detail::copy_source(kiln::complex64, kiln::int8), "kiln_copy",
-                    kiln::test::compile_targets().front());
+    expect_compiles(kiln::detail::copy_source(kiln::complex64, kiln::int8,
+                                              kiln::detail::gpu_dialect::dialect()),
+                    "kiln_copy", kiln::test::compile_targets().front());
 }
 
 TEST(BuiltinKernels, FillAndRangeCompileForEveryTarget) {
     for (const auto& target : kiln::test::compile_targets()) {
         SCOPED_TRACE(target);
         for (std::size_t bytes : {1, 2, 4, 8, 16}) {
-            expect_compiles(kiln::detail::fill_source(bytes), "kiln_fill", target);
+            expect_compiles(kiln::detail::fill_source(bytes, kiln::detail::gpu_dialect::dialect()),
+                            "kiln_fill", target);
         }
         for (auto dtype : all_dtypes) {
             if (kiln::kind(dtype) != 'c' && dtype != kiln::bool_) {
-                expect_compiles(kiln::detail::range_source(dtype), "kiln_range", target);
+                expect_compiles(
+                    kiln::detail::range_source(dtype, kiln::detail::gpu_dialect::dialect()),
+                    "kiln_range", target);
             }
         }
-        expect_compiles(kiln::detail::copy_source(kiln::complex128, kiln::float16), "kiln_copy",
-                        target);
+        expect_compiles(kiln::detail::copy_source(kiln::complex128, kiln::float16,
+                                                  kiln::detail::gpu_dialect::dialect()),
+                        "kiln_copy", target);
     }
 }
 
@@ -100,7 +108,8 @@ TEST(BuiltinKernels, MatmulCompilesForEachKind) {
     for (auto dtype : {kiln::int8, kiln::uint32, kiln::int64, kiln::float16, kiln::float32,
                        kiln::float64, kiln::complex64, kiln::complex128}) {
         SCOPED_TRACE(std::string(kiln::name(dtype)));
-        expect_compiles(kiln::detail::matmul_source(dtype), "kiln_matmul", target);
+        expect_compiles(kiln::detail::matmul_source(dtype, kiln::detail::gpu_dialect::dialect()),
+                        "kiln_matmul", target);
     }
 }
 

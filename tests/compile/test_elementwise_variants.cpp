@@ -7,6 +7,7 @@
 #include "core/compile/compile_cache.hpp"
 #include "core/kernels/elementwise/elementwise_arguments.hpp"
 #include "core/kernels/elementwise/elementwise_variant.hpp"
+#include "dialects/gpu/elementwise.hpp"
 #include "tests/support/backend_under_test.hpp"
 #include "tests/support/elf.hpp"
 #include "tests/support/expect_error.hpp"
@@ -380,7 +381,7 @@ TEST(ElementwiseVariants, SourceFollowsTheVariant) {
 // and writable inputs stay bound to memory; the read-ahead path runs only when no writable pointer
 // is a const one.
 TEST(ElementwiseVariants, LoadAheadFollowsTheOperands) {
-    using kiln::detail::elements_per_thread;
+    using kiln::detail::gpu_dialect::elements_per_thread;
     const ElementwiseDefinition add = custom_add().definition;
     const auto contiguous = [](DType a, DType b) {
         return ElementwiseVariant{{{Kind::array, a}, {Kind::array, b}, {Kind::array, a}}};
@@ -414,7 +415,7 @@ TEST(ElementwiseVariants, LoadAheadFollowsTheOperands) {
 // Only 2-d strided variants with a const array input have a tiled mode: a 32x33 tile per such
 // input, each rounded up to 16 bytes.
 TEST(ElementwiseVariants, TiledModeSharedMemory) {
-    using kiln::detail::tiled_shared_bytes;
+    using kiln::detail::gpu_dialect::tiled_shared_bytes;
     const ElementwiseDefinition add = custom_add().definition;
     const auto variant = [](DType dtype, int ndim, bool contiguous, Kind second) {
         return ElementwiseVariant{

@@ -2,6 +2,7 @@
 #include "core/backend.hpp"
 #include "core/compile/compile_cache.hpp"
 #include "core/random/kernels.hpp"
+#include "dialects/gpu/dialect.hpp"
 #include "tests/support/backend_under_test.hpp"
 #include "tests/support/elf.hpp"
 
@@ -19,7 +20,8 @@ using kiln::detail::RandomDistribution;
 void expect_compiles(RandomDistribution distribution, kiln::DType dtype,
                      const std::string& target) {
     SCOPED_TRACE(std::string(kiln::name(dtype)) + " for " + target);
-    const auto source = kiln::detail::random_source(distribution, dtype);
+    const auto source =
+        kiln::detail::random_source(distribution, dtype, kiln::detail::gpu_dialect::dialect());
     const auto binary =
         kiln::detail::compile_uncached({source, kiln::detail::random_kernel_name, {}, {}}, target);
     const auto elf = kiln::test::read_elf(binary.image);

@@ -3,6 +3,8 @@
 // and an explicit narrow dtype (int16).
 #include "core/compile/compile_cache.hpp"
 #include "core/kernels/builtin/scan_kernels.hpp"
+#include "dialects/gpu/dialect.hpp"
+#include "dialects/gpu/scan.hpp"
 #include "tests/support/backend_under_test.hpp"
 #include "tests/support/elf.hpp"
 
@@ -40,9 +42,10 @@ TEST(ScanKernels, RowAndColumnScansCompileForEachAccumulator) {
         for (const ScanDtypes& dtypes : variants) {
             SCOPED_TRACE(std::string(kiln::name(dtypes.in)) + " in " +
                          std::string(kiln::name(dtypes.accumulator)));
-            expect_compiles(kiln::detail::row_scan_source(operation, dtypes), "kiln_scan_rows",
-                            target);
-            expect_compiles(kiln::detail::column_scan_source(operation, dtypes),
+            expect_compiles(kiln::detail::gpu_dialect::row_scan_source(operation, dtypes),
+                            "kiln_scan_rows", target);
+            expect_compiles(kiln::detail::column_scan_source(operation, dtypes,
+                                                             kiln::detail::gpu_dialect::dialect()),
                             "kiln_scan_columns", target);
         }
     }

@@ -424,7 +424,7 @@ TEST(ElementwiseKernel, SourceIsTheCallsVariantAndAllocatesNoOutput) {
     const kiln::detail::ElementwiseDefinition add_definition("T x, T y", "T z", "z = x + y",
                                                              "add_variant");
     const ElementwiseKernel add("T x, T y", "T z", "z = x + y", "add_variant");
-    const auto dialect = kiln::detail::active_dialect();
+    const auto* const dialect = &kiln::detail::active_kernel_dialect();
     const ndarray a = kiln::arange(12).reshape({3, 4});
     const ndarray row = kiln::arange(4);
     const ndarray t = kiln::arange(6).reshape({2, 3}).transpose();  // a view: C order 0 3 1 4 2 5

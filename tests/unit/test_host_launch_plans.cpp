@@ -1,9 +1,9 @@
 // The host backend's launch shapes, pure functions of a call's size and the thread count: every
 // element or output is covered once, by blocks big enough to be worth a call and numerous enough
 // to keep every thread busy. Expected values are worked out by hand from the rules in
-// elementwise_launch.cpp and reduction_launch_plan.cpp.
-#include "core/kernels/elementwise/elementwise_launch.hpp"
-#include "core/kernels/reduction/reduction_launch_plan.hpp"
+// dialects/host/kernel_entry.cpp and reduction_launch.cpp.
+#include "dialects/host/dialect.hpp"
+#include "dialects/host/reduction.hpp"
 
 #include <gtest/gtest.h>
 
@@ -12,9 +12,16 @@
 
 namespace {
 
-using kiln::detail::host_elementwise_launch;
-using kiln::detail::plan_host_reduction_launch;
 using kiln::detail::ReductionShape;
+
+kiln::detail::IndexGrid host_elementwise_launch(std::int64_t size, int threads) {
+    return kiln::detail::host_dialect::dialect().index_grid(size, threads);
+}
+
+kiln::detail::ReductionLaunchPlan plan_host_reduction_launch(const ReductionShape& shape,
+                                                             int threads) {
+    return kiln::detail::host_dialect::plan_reduction_launch(shape, threads);
+}
 
 TEST(HostElementwiseLaunch, BlocksCoverEveryElementOnce) {
     for (const std::int64_t size : {1LL, 4095LL, 4096LL, 4097LL, 100'000LL, 123'456'789LL}) {

@@ -1,8 +1,8 @@
 // The reduction launch planner over the benchmark's shapes, on an H100's 132 multiprocessors with
 // 8 resident blocks each (one wave: 1056 blocks). The expected values are worked out by hand from
-// the rules in reduction_launch_plan.cpp; every plan must also cover its shape exactly.
-#include "core/kernels/reduction/reduction_launch_plan.hpp"
+// the rules in dialects/gpu/reduction_launch.cpp; every plan must also cover its shape exactly.
 #include "core/kernels/reduction/reduction_source.hpp"
+#include "dialects/gpu/reduction.hpp"
 
 #include <gtest/gtest.h>
 
@@ -12,10 +12,10 @@
 
 namespace {
 
-using kiln::detail::plan_reduction_launch;
 using kiln::detail::ReductionDevice;
 using kiln::detail::ReductionLaunchPlan;
 using kiln::detail::ReductionShape;
+using kiln::detail::gpu_dialect::plan_reduction_launch;
 
 constexpr ReductionDevice h100{132, 8};
 constexpr std::int64_t block = kiln::detail::reduction_block;

@@ -2,9 +2,8 @@
 
 #include "../../backend.hpp"
 #include "../../codegen/device_prelude.hpp"
-#include "../../codegen/kernel_entry.hpp"
+#include "../../codegen/kernel_dialect.hpp"
 #include "../../compile/module_cache.hpp"
-#include "../elementwise/elementwise_launch.hpp"
 #include "../variant_cache.hpp"
 
 #include <kiln/device.hpp>
@@ -71,8 +70,8 @@ Dims make_dims(std::span<const std::int64_t> shape, std::span<const std::int64_t
 }
 
 // What every built-in kernel's source starts with.
-std::string common_source(Dialect dialect) {
-    return std::string(device_prelude()) + std::string(for_each_index_macro(dialect)) +
+std::string common_source(const KernelDialect& dialect) {
+    return std::string(device_prelude()) + std::string(dialect.for_each_index_macro) +
            std::string(dims_source);
 }
 
@@ -108,15 +107,8 @@ std::string conversion(DType from, DType to) {
 
 LaunchConfig for_each_index_launch(std::int64_t count, StreamView stream) {
     const std::int64_t multiprocessors = Device(stream.device()).properties().multiprocessor_count;
-    if (active_dialect() == Dialect::host) {
-        const ElementwiseLaunch plan = host_elementwise_launch(count, multiprocessors);
-        return {{plan.grid, 1, 1}, {plan.block, 1, 1}, 0, stream};
-    }
-    constexpr std::int64_t block = 256;
-    const std::int64_t wanted = (count + block - 1) / block;
-    const std::int64_t resident = std::max<std::int64_t>(multiprocessors * 8, 1);
-    const auto grid = static_cast<unsigned>(std::min(wanted, resident));
-    return {{grid, 1, 1}, {static_cast<unsigned>(block), 1, 1}, 0, stream};
+    const IndexGrid grid = active_kernel_dialect().index_grid(count, multiprocessors);
+    return {{grid.grid, 1, 1}, {grid.block, 1, 1}, 0, stream};
 }
 
 NativeFunction builtin_function(StreamView stream, const char* name, const std::string& variant,
@@ -128,10 +120,10 @@ NativeFunction builtin_function(StreamView stream, const char* name, const std::
     });
 }
 
-std::string copy_source(DType from, DType to, Dialect dialect) {
+std::string copy_source(DType from, DType to, const KernelDialect& dialect) {
     return common_source(dialect) +
-           kernel_opening(dialect, "kiln_copy",
-                          "char* dst, const char* src, long long n, kiln_dims d") +
+           dialect.kernel_opening("kiln_copy",
+                                  "char* dst, const char* src, long long n, kiln_dims d", {}) +
            "    KILN_FOR_EACH_INDEX(n) {\n"
            "        long long to, from;\n"
            "        kiln_offsets(d, i, to, from);\n"
@@ -140,35 +132,36 @@ std::string copy_source(DType from, DType to, Dialect dialect) {
            "*>(src + from);\n"
            "        *reinterpret_cast<" +
            type_of(to) + "*>(dst + to) = " + conversion(from, to) + ";\n    }\n}\n" +
-           kernel_closing(dialect, "kiln_copy");
+           dialect.kernel_closing("kiln_copy");
 }
 
-std::string fill_source(std::size_t item_bytes, Dialect dialect) {
+std::string fill_source(std::size_t item_bytes, const KernelDialect& dialect) {
     const std::string size = std::to_string(item_bytes);
     return common_source(dialect) + "struct alignas(" + size + ") kiln_word { unsigned char b[" +
            size + "]; };\n" +
-           kernel_opening(dialect, "kiln_fill",
-                          "char* dst, long long n, kiln_dims d, kiln_word value") +
+           dialect.kernel_opening("kiln_fill",
+                                  "char* dst, long long n, kiln_dims d, kiln_word value", {}) +
            "    KILN_FOR_EACH_INDEX(n) {\n"
            "        long long to, unused;\n"
            "        kiln_offsets(d, i, to, unused);\n"
            "        *reinterpret_cast<kiln_word*>(dst + to) = value;\n"
            "    }\n}\n" +
-           kernel_closing(dialect, "kiln_fill");
+           dialect.kernel_closing("kiln_fill");
 }
 
-std::string range_source(DType dtype, Dialect dialect) {
+std::string range_source(DType dtype, const KernelDialect& dialect) {
     const std::string type = type_of(dtype);
     const bool integral = kind(dtype) == 'i' || kind(dtype) == 'u';
     return common_source(dialect) +
-           kernel_opening(
-               dialect, "kiln_range",
-               type + "* out, long long n, double start, double step, double last, int set_last") +
+           dialect.kernel_opening(
+               "kiln_range",
+               type + "* out, long long n, double start, double step, double last, int set_last",
+               {}) +
            "    KILN_FOR_EACH_INDEX(n) {\n"
            "        const double v = (set_last && i == n - 1) ? last : start + i * step;\n"
            "        out[i] = static_cast<" +
            type + ">(" + (integral ? "floor(v)" : "v") + ");\n    }\n}\n" +
-           kernel_closing(dialect, "kiln_range");
+           dialect.kernel_closing("kiln_range");
 }
 
 void copy_elements(std::span<const std::int64_t> shape, const StridedElements& dst,
@@ -180,7 +173,7 @@ void copy_elements(std::span<const std::int64_t> shape, const StridedElements& d
     std::array<void*, 4> args{&dst_ptr, &src_ptr, &count, &dims};
     NativeFunction function = builtin_function(
         stream, "kiln_copy", std::string(name(src.dtype)) + ' ' + std::string(name(dst.dtype)),
-        [&] { return copy_source(src.dtype, dst.dtype, active_dialect()); });
+        [&] { return copy_source(src.dtype, dst.dtype, active_kernel_dialect()); });
     launch(function, count, stream, args.data());
 }
 
@@ -193,7 +186,7 @@ void fill_elements(std::span<const std::int64_t> shape, const StridedElements& d
     std::array<void*, 4> args{&dst_ptr, &count, &dims, bytes.data()};
     NativeFunction function =
         builtin_function(stream, "kiln_fill", std::to_string(itemsize(dst.dtype)),
-                         [&] { return fill_source(itemsize(dst.dtype), active_dialect()); });
+                         [&] { return fill_source(itemsize(dst.dtype), active_kernel_dialect()); });
     launch(function, count, stream, args.data());
 }
 
@@ -213,7 +206,7 @@ void generate(void* out, DType dtype, long long count, double start, double step
     int set = set_last ? 1 : 0;
     std::array<void*, 6> args{&out, &count, &start, &step, &last, &set};
     NativeFunction function = builtin_function(stream, "kiln_range", std::string(name(dtype)), [&] {
-        return range_source(dtype, active_dialect());
+        return range_source(dtype, active_kernel_dialect());
     });
     launch(function, count, stream, args.data());
 }

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "../../backend.hpp"
-#include "../../backend_traits.hpp"
+#include "../../codegen/kernel_dialect.hpp"
 
 #include <kiln/dtype.hpp>
 #include <kiln/scalar.hpp>
@@ -42,9 +42,9 @@ inline constexpr std::size_t max_builtin_ndim = 32;
 [[nodiscard]] std::string conversion(DType from, DType to);
 
 // The generated sources, one per variant (exposed so that tests compile every one).
-[[nodiscard]] std::string copy_source(DType from, DType to, Dialect dialect = Dialect::gpu);
-[[nodiscard]] std::string fill_source(std::size_t item_bytes, Dialect dialect = Dialect::gpu);
-[[nodiscard]] std::string range_source(DType dtype, Dialect dialect = Dialect::gpu);
+[[nodiscard]] std::string copy_source(DType from, DType to, const KernelDialect& dialect);
+[[nodiscard]] std::string fill_source(std::size_t item_bytes, const KernelDialect& dialect);
+[[nodiscard]] std::string range_source(DType dtype, const KernelDialect& dialect);
 
 // dst[index] = src[index] converted to dst's dtype, for every index of `shape`.
 void copy_elements(std::span<const std::int64_t> shape, const StridedElements& dst,

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "../../backend.hpp"
-#include "../../backend_traits.hpp"
+#include "../../codegen/kernel_dialect.hpp"
 
 #include <kiln/dtype.hpp>
 #include <kiln/stream_view.hpp>
@@ -13,10 +13,9 @@
 
 namespace kiln::detail {
 
-// The generated source for operands of `dtype` (exposed so that tests compile every one). On the
-// host, a block's tile is computed by one thread, row by row of A, so that the innermost loop runs
-// along rows of B and C.
-[[nodiscard]] std::string matmul_source(DType dtype, Dialect dialect = Dialect::gpu);
+// The generated source for operands of `dtype` in `dialect` (exposed so that tests compile every
+// one): the typedefs kiln_t and kiln_acc, then the dialect's kernel (matmul_dialect.hpp).
+[[nodiscard]] std::string matmul_source(DType dtype, const KernelDialect& dialect);
 
 // `call` with kiln's kernel: any integer, floating or complex dtype; float16 accumulates in
 // float32.

@@ -4,7 +4,7 @@
 // side by side in memory, scan down columns instead, a thread per column.
 #pragma once
 
-#include "../../backend_traits.hpp"
+#include "../../codegen/kernel_dialect.hpp"
 
 #include <kiln/dtype.hpp>
 #include <kiln/stream_view.hpp>
@@ -23,12 +23,16 @@ struct ScanDtypes {
     DType out;
 };
 
-// The generated sources (exposed so that tests compile every one). On the host a row is scanned by
-// one thread, a block a row.
-[[nodiscard]] std::string row_scan_source(ScanOperation operation, const ScanDtypes& dtypes,
-                                          Dialect dialect = Dialect::gpu);
+// What every scan kernel's source starts with: the dtypes' typedefs, the identity and kiln_op.
+[[nodiscard]] std::string scan_typedefs(ScanOperation operation, const ScanDtypes& dtypes);
+
+// Tells scan kernels of different operations and dtypes apart (builtin_function's variant).
+[[nodiscard]] std::string scan_variant(ScanOperation operation, const ScanDtypes& dtypes);
+
+// The column scan's source in `dialect` (exposed so that tests compile every one); the row scan's
+// is its dialect's (scan_dialect.hpp).
 [[nodiscard]] std::string column_scan_source(ScanOperation operation, const ScanDtypes& dtypes,
-                                             Dialect dialect = Dialect::gpu);
+                                             const KernelDialect& dialect);
 
 // Scans `rows` contiguous rows of `length` elements from `in` into `out` (both C-contiguous).
 void scan_rows(ScanOperation operation, const ScanDtypes& dtypes, const void* in, void* out,

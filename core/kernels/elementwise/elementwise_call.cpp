@@ -160,7 +160,7 @@ std::string elementwise_prefix(const ElementwiseDefinition& k) {
 ElementwiseCall prepare_elementwise(const ElementwiseDefinition& k, std::span<const Argument> args,
                                     const CallOptions& options, std::optional<int> device) {
     ElementwiseCall call;
-    call.variant.dialect = active_dialect();
+    call.variant.dialect = &active_kernel_dialect();
     const std::vector<Shape> shapes = bind_operands(k, args, device, call);
     call.shape = iteration_shape(k, shapes, options);
     check_arrays(k, call);

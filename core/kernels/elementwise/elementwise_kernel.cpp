@@ -2,7 +2,7 @@
 #include "../generated_kernel.hpp"
 #include "../input_separation.hpp"
 #include "elementwise_call.hpp"
-#include "elementwise_launch.hpp"
+#include "elementwise_dialect.hpp"
 
 #include <kiln/elementwise_kernel.hpp>
 #include <kiln/error.hpp>
@@ -64,9 +64,9 @@ struct Elementwise {
     static void launch(const Definition& k, Call& call, Compiled function,
                        KernelLauncher& launcher) {
         const ElementwiseLaunch plan =
-            call.variant.dialect == Dialect::host
-                ? host_elementwise_launch(call.variant, call.values, launcher.multiprocessors())
-                : elementwise_launch(k, call.variant, call.values, launcher.multiprocessors());
+            dialect_of(call.variant)
+                .elementwise
+                .launch(k, call.variant, call.values, launcher.multiprocessors());
         call.values.row_length = plan.row_length;
         call.values.tile_columns = plan.tile_columns;
         launcher.launch(function, {plan.grid, 1, 1}, {plan.block, 1, 1}, plan.shared_bytes,

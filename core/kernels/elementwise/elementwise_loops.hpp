@@ -1,6 +1,7 @@
-// The loops of a generated ElementwiseKernel: which elements each thread takes and how each array
-// parameter is bound to its element around the user's operation. elementwise_kernel_source()
-// writes the parameter list and the prologue; these write the body.
+// The data a dialect's ElementwiseKernel loops are written from (elementwise_dialect.hpp), and the
+// pieces every dialect's loops are made of: how each array parameter is bound to its element
+// around the user's operation. elementwise_kernel_source() writes the parameter list and the
+// prologue; a dialect writes the body.
 #pragma once
 
 #include <cstddef>
@@ -9,9 +10,6 @@
 #include <vector>
 
 namespace kiln::detail {
-
-// Threads per block of every launch (the tiled mode's loops count on it).
-inline constexpr int elementwise_block = 256;
 
 // An array parameter as the loops bind it.
 struct LoopOperand {
@@ -29,29 +27,16 @@ struct LoopShape {
     int ndim = 1;                 // kiln_dims rank of the parameters (>= 1)
     bool contiguous = true;       // arrays indexed by i (no _shape or strides used)
     int elements_per_thread = 1;  // K of the load-ahead loops; 1: the plain loops only
-    bool tiled = false;           // ndim == 2 strided: the tiled mode exists
+    bool tiled = false;           // the dialect's tiled mode exists for this variant
     std::string operation;
     std::vector<std::string> writable;  // pointers the operation may write through (alias check)
 };
 
-// Shared memory of one operand's tile in tiled mode (32 rows of 33, padded against bank
-// conflicts), rounded up to 16 bytes; the tiles lie in operand order.
-[[nodiscard]] std::size_t tile_bytes(std::size_t itemsize);
+// The type an operand is bound as: const for a loaded input.
+[[nodiscard]] std::string loop_type(const LoopOperand& op);
 
-// The kernel's body between its prologue and after_loop, indented for it.
-[[nodiscard]] std::string elementwise_loops(const std::vector<LoopOperand>& operands,
-                                            const LoopShape& shape);
-
-// Rows of the host's tiles; _tile_columns says how many columns.
-inline constexpr int host_tile_rows = 128;
-
-// The host dialect's body: the blocks [_kiln_grid.first, _kiln_grid.end) of blockDim.x
-// consecutive elements each, as one loop per innermost row, which the compiler can vectorise, or,
-// in tiled mode (_tile_columns non-zero, blocks of whole rows), tile by tile.
-[[nodiscard]] std::string elementwise_host_loops(const std::vector<LoopOperand>& operands,
-                                                 const LoopShape& shape);
-
-// The pieces both dialects' loops are made of.
+// The operand's element at byte offset `offset` from its pointer.
+[[nodiscard]] std::string loop_element(const LoopOperand& op, const std::string& offset);
 
 // Prefixes every line of `text` with `spaces` spaces.
 [[nodiscard]] std::string indented(const std::string& text, int spaces);

@@ -1,7 +1,8 @@
 #include "elementwise_variant.hpp"
 
 #include "../../codegen/device_prelude.hpp"
-#include "../../codegen/kernel_entry.hpp"
+#include "../../codegen/kernel_dialect.hpp"
+#include "elementwise_dialect.hpp"
 #include "elementwise_loops.hpp"
 
 #include <kiln/error.hpp>
@@ -28,9 +29,13 @@ ElementwiseDefinition::ElementwiseDefinition(const std::string& in_params,
     }
 }
 
+const KernelDialect& dialect_of(const ElementwiseVariant& variant) {
+    return variant.dialect != nullptr ? *variant.dialect : active_kernel_dialect();
+}
+
 std::string variant_key(const ElementwiseVariant& variant) {
     std::string key = std::to_string(variant.ndim) + (variant.contiguous ? "c" : "s") +
-                      (variant.index32 ? "4" : "8") + (variant.dialect == Dialect::host ? "h" : "");
+                      (variant.index32 ? "4" : "8") + std::string(dialect_of(variant).name);
     for (const auto& op : variant.operands) {
         key += '|';
         key += std::to_string(static_cast<int>(op.kind));
@@ -106,9 +111,6 @@ __device__ inline long long kiln_magnitude(long long v) { return v < 0 ? -v : v;
     return source;
 }
 
-namespace {
-
-// Array operands bound per element, in parameter order.
 std::vector<LoopOperand> loop_operands(const ElementwiseDefinition& definition,
                                        const ElementwiseVariant& variant) {
     std::vector<LoopOperand> operands;
@@ -124,47 +126,6 @@ std::vector<LoopOperand> loop_operands(const ElementwiseDefinition& definition,
         }
     }
     return operands;
-}
-
-bool has_tiled_mode(const ElementwiseVariant& variant, const std::vector<LoopOperand>& operands) {
-    return !variant.contiguous && variant.ndim == 2 &&
-           std::any_of(operands.begin(), operands.end(),
-                       [](const LoopOperand& op) { return op.loaded; });
-}
-
-}  // namespace
-
-int elements_per_thread(const ElementwiseDefinition& definition,
-                        const ElementwiseVariant& variant) {
-    std::size_t widest = 0;
-    for (const auto& op : loop_operands(definition, variant)) {
-        widest = op.loaded ? std::max(widest, op.itemsize) : widest;
-    }
-    if (widest == 0) {
-        return 1;
-    }
-    // 32 bytes of each input in flight per thread, and at least two items, so that 16-byte items
-    // (complex128) also keep two loads in flight: with one, a thread's next load waits for its
-    // store, and complex128 |z|^2 reached 90.7% of copy on an H100 where float64 kernels with two
-    // reached 95%. Four float64 items rather than two: 1% faster on an H100 (kiln::add of 1e8,
-    // 0.820 - 0.826 ms against 0.829 - 0.836; clipped_relu 0.557 - 0.559 against 0.563 - 0.565).
-    constexpr std::size_t bytes_per_load = 32;
-    constexpr std::size_t least = 2;
-    constexpr std::size_t most = 4;
-    return static_cast<int>(std::clamp(bytes_per_load / widest, least, most));
-}
-
-std::size_t tiled_shared_bytes(const ElementwiseDefinition& definition,
-                               const ElementwiseVariant& variant) {
-    const auto operands = loop_operands(definition, variant);
-    if (!has_tiled_mode(variant, operands)) {
-        return 0;
-    }
-    std::size_t bytes = 0;
-    for (const auto& op : operands) {
-        bytes += op.loaded ? tile_bytes(op.itemsize) : 0;
-    }
-    return bytes;
 }
 
 std::string elementwise_kernel_source(const ElementwiseDefinition& definition,
@@ -221,10 +182,6 @@ std::string elementwise_kernel_source(const ElementwiseDefinition& definition,
                 break;
         }
     }
-    const auto operands = loop_operands(definition, variant);
-    const bool host = variant.dialect == Dialect::host;
-    shape.elements_per_thread = host ? 1 : elements_per_thread(definition, variant);
-    shape.tiled = !host && has_tiled_mode(variant, operands);
     shape.operation = definition.operation;
     // Placeholders must be types before the parameter list uses them: typedef them at namespace
     // scope under the kernel's own names.
@@ -234,23 +191,14 @@ std::string elementwise_kernel_source(const ElementwiseDefinition& definition,
         source += " " + placeholder + ";\n";
     }
     source += definition.options.preamble + "\n";
-    const std::string prologue =
-        "    const kiln_index _ind{_n};\n    " + definition.options.loop_prep + "\n";
-    const std::string epilogue = "    " + definition.options.after_loop + "\n}\n";
-    if (host) {
-        return source + kernel_opening(variant.dialect, entry_name, params) + prologue +
-               elementwise_host_loops(operands, shape) + epilogue +
-               kernel_closing(variant.dialect, entry_name);
-    }
-    // Strided variants carry three modes' index arithmetic: held to the registers that keep 8
-    // blocks resident, they keep enough loads in flight (measured: row mode 86% -> 89% of copy
-    // bandwidth, tiled 51% -> 58%). Contiguous ones gained nothing measurable, so heavy
-    // operations there keep every register they need.
-    const std::string bounds =
-        variant.contiguous ? ""
-                           : "__launch_bounds__(" + std::to_string(elementwise_block) + ", 8) ";
-    return source + kernel_opening(variant.dialect, entry_name, params, bounds) + prologue +
-           elementwise_loops(operands, shape) + epilogue;
+    ElementwiseKernelParts parts{
+        entry_name,
+        std::move(params),
+        "    const kiln_index _ind{_n};\n    " + definition.options.loop_prep + "\n",
+        "    " + definition.options.after_loop + "\n}\n",
+        loop_operands(definition, variant),
+        std::move(shape)};
+    return source + dialect_of(variant).elementwise.kernel(definition, variant, std::move(parts));
 }
 
 std::string elementwise_source(const ElementwiseDefinition& definition,

@@ -4,8 +4,9 @@
 // and compile the source with no device.
 #pragma once
 
-#include "../../backend_traits.hpp"
+#include "../../codegen/kernel_dialect.hpp"
 #include "../param_spec.hpp"
+#include "elementwise_loops.hpp"
 
 #include <kiln/dtype.hpp>
 #include <kiln/elementwise_kernel.hpp>
@@ -52,11 +53,14 @@ struct ElementwiseVariant {
     // Every array operand steps by its itemsize along the one axis (needs ndim <= 1): the loop
     // indexes arrays by i, with no shape or strides.
     bool contiguous = true;
-    bool index32 = true;  // every index and byte offset fits in int32
-    Dialect dialect = Dialect::gpu;
+    bool index32 = true;                     // every index and byte offset fits in int32
+    const KernelDialect* dialect = nullptr;  // the one that writes it; none: the active backend's
 
     friend bool operator==(const ElementwiseVariant&, const ElementwiseVariant&) = default;
 };
+
+// The dialect that writes `variant`.
+[[nodiscard]] const KernelDialect& dialect_of(const ElementwiseVariant& variant);
 
 // A short text that tells variants apart, for the per-kernel cache of compiled variants.
 [[nodiscard]] std::string variant_key(const ElementwiseVariant& variant);
@@ -67,15 +71,9 @@ struct ElementwiseVariant {
 // variant of more than one axis, a negative rank, or a raw rank below 1.
 void check_variant(const ElementwiseDefinition& definition, const ElementwiseVariant& variant);
 
-// Elements each thread takes per step of the contiguous and row loops: K const inputs are read
-// ahead of the operation (about 16 bytes of the widest, and at least two items), so that more
-// loads are in flight.
-[[nodiscard]] int elements_per_thread(const ElementwiseDefinition& definition,
-                                      const ElementwiseVariant& variant);
-
-// Dynamic shared memory the tiled mode of a 2-d strided variant needs; 0 when it has none.
-[[nodiscard]] std::size_t tiled_shared_bytes(const ElementwiseDefinition& definition,
-                                             const ElementwiseVariant& variant);
+// The array operands, bound per element, in parameter order.
+[[nodiscard]] std::vector<LoopOperand> loop_operands(const ElementwiseDefinition& definition,
+                                                     const ElementwiseVariant& variant);
 
 // The translation unit kiln compiles for a variant: elementwise_support_source(), then
 // elementwise_kernel_source() under the definition's name. Checks the variant first.

@@ -1,5 +1,7 @@
 #include "reduction_call.hpp"
 
+#include "reduction_dialect.hpp"
+
 #include "../../array/array_memory.hpp"
 #include "../../layout.hpp"
 #include "../call_checks.hpp"
@@ -139,9 +141,9 @@ void at_least_one_axis(Collapsed& group) {
     }
 }
 
-// How the host kernel walks the inputs: `rows` when every array input steps one item along the one
-// reduced axis, else `columns` when every one steps one item along the innermost output axis.
-HostReductionLayout host_layout(const ReductionCall& call) {
+}  // namespace
+
+ReductionLayout input_layout(const ReductionCall& call) {
     const auto& v = call.variant;
     bool rows = v.reduce_ndim == 1;
     bool columns = true;
@@ -156,13 +158,15 @@ HostReductionLayout host_layout(const ReductionCall& call) {
         columns = columns && call.in_out_strides[p].back() == item;
     }
     if (!any) {
-        return HostReductionLayout::strided;
+        return ReductionLayout::strided;
     }
     if (rows) {
-        return HostReductionLayout::rows;
+        return ReductionLayout::rows;
     }
-    return columns ? HostReductionLayout::columns : HostReductionLayout::strided;
+    return columns ? ReductionLayout::columns : ReductionLayout::strided;
 }
+
+namespace {
 
 // The collapsed strides of every array over the kept axes and over the reduced axes, and the
 // index width. Missing outputs are laid out C-contiguous, as empty() allocates them.
@@ -234,9 +238,7 @@ void lay_out(const ReductionDefinition& k, const AxesSplit& axes, bool keepdims,
     }
     // The grid-stride step past the last output is at most the outputs again.
     v.index32 = fits_32_bit_indices(call.m * std::max<std::int64_t>(call.n, 1), extent);
-    if (v.dialect == Dialect::host) {
-        v.host_layout = host_layout(call);
-    }
+    v.layout = dialect_of(v).reduction.layout(call);
 }
 
 }  // namespace
@@ -246,7 +248,7 @@ ReductionCall prepare_reduction(const ReductionDefinition& k, std::span<const Ar
     const std::vector<ndarray> given = given_outputs(k, args, options);
     const Binding binding = bind_arguments(k.name, k.in, k.out, args, given);
     ReductionCall call;
-    call.variant.dialect = active_dialect();
+    call.variant.dialect = &active_kernel_dialect();
     const std::vector<Shape> shapes = bind_inputs(k, args, binding, device, call);
     const AxesSplit axes = split_axes(k, shapes, options, call);
     for (std::size_t o = 0; o < given.size(); ++o) {

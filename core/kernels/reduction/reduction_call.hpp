@@ -54,4 +54,9 @@ void allocate_reduction_outputs(ReductionCall& call, StreamView stream);
 [[nodiscard]] ReductionValues reduction_values(const ReductionCall& call,
                                                const ReductionLaunchPlan& plan, void* partial);
 
+// How `call`'s inputs allow a kernel to walk them: `rows` when every array input steps one item
+// along the one reduced axis, else `columns` when every one steps one item along the innermost
+// output axis, else `strided`.
+[[nodiscard]] ReductionLayout input_layout(const ReductionCall& call);
+
 }  // namespace kiln::detail

@@ -3,6 +3,7 @@
 #include "../generated_kernel.hpp"
 #include "../input_separation.hpp"
 #include "reduction_call.hpp"
+#include "reduction_dialect.hpp"
 #include "reduction_launch_plan.hpp"
 
 #include <kiln/error.hpp>
@@ -83,13 +84,11 @@ struct Reduction {
     static void launch(const Definition& /*k*/, Call& call, const Compiled& compiled,
                        KernelLauncher& launcher) {
         const ReductionShape shape{call.m, call.n, call.reduction_contiguous,
-                                   call.variant.dialect == Dialect::host &&
-                                       call.variant.host_layout == HostReductionLayout::columns};
+                                   call.variant.layout == ReductionLayout::columns};
         const ReductionLaunchPlan plan =
-            call.variant.dialect == Dialect::host
-                ? plan_host_reduction_launch(shape, launcher.multiprocessors())
-                : plan_reduction_launch(shape,
-                                        {launcher.multiprocessors(), compiled.resident_blocks});
+            dialect_of(call.variant)
+                .reduction
+                .plan(shape, {launcher.multiprocessors(), compiled.resident_blocks});
         void* partials = nullptr;
         if (plan.split > 1) {
             const auto bytes =

@@ -1,7 +1,7 @@
-// How a reduction call spreads over the GPU: threads per output and their order, the reduction
-// split into chunks over blocks so that no long reduction runs on one block, and the finishing
-// pass over the chunks' partials. A pure function of the call's shape and the device's limits,
-// so that it is tested without a device.
+// How a reduction call spreads over a device, as its dialect plans it (reduction_dialect.hpp):
+// threads per output and their order, the reduction split into chunks over blocks, and the
+// finishing pass over the chunks' partials. A pure function of the call's shape and the device's
+// limits, so that it is tested without a device.
 #pragma once
 
 #include <cstdint>
@@ -12,7 +12,7 @@ struct ReductionShape {
     std::int64_t outputs = 1;  // m: output elements, at least 1 (a call without any launches none)
     std::int64_t reduced = 1;  // n: elements reduced into each
     bool contiguous = false;   // the first array input's innermost reduced step is one item
-    bool columns = false;      // host: the kernel sweeps rows of consecutive outputs (`columns`)
+    bool columns = false;      // the kernel sweeps rows of consecutive outputs (ReductionLayout)
 };
 
 struct ReductionDevice {
@@ -30,14 +30,5 @@ struct ReductionLaunchPlan {
     int finish_lanes = 1;     // threads per output of the finishing pass (when split > 1)
     std::int64_t finish_blocks = 1;
 };
-
-[[nodiscard]] ReductionLaunchPlan plan_reduction_launch(const ReductionShape& shape,
-                                                        const ReductionDevice& device);
-
-// The host's plan on `threads` CPU threads: one thread per output (lanes 1), blocks of
-// consecutive outputs, and a long reduction of few outputs split into chunks so that every
-// thread has work. A `columns` kernel's blocks are wide enough that each row it reads is long.
-[[nodiscard]] ReductionLaunchPlan plan_host_reduction_launch(const ReductionShape& shape,
-                                                             int threads);
 
 }  // namespace kiln::detail

@@ -6,7 +6,7 @@
 // every shape of a variant.
 #pragma once
 
-#include "../../backend_traits.hpp"
+#include "../../codegen/kernel_dialect.hpp"
 #include "reduction_definition.hpp"
 
 #include <kiln/dtype.hpp>
@@ -17,13 +17,14 @@
 
 namespace kiln::detail {
 
-// How the host dialect's reduce kernel walks its inputs (GPU kernels take every layout at run
-// time). `strided` maps each element through run-time strides. `rows`: every array input steps one
-// item along the one reduced axis, so the kernel indexes plain pointers and keeps a row of
-// accumulators over consecutive elements, a loop the compiler vectorises. `columns`: every array
-// input steps one item along the innermost output axis, so the kernel sweeps the reduced elements
-// in the outer loop and accumulates a tile of consecutive outputs at once (loop interchange).
-enum class HostReductionLayout : unsigned char { strided, rows, columns };
+// How a reduce kernel walks its inputs, where its dialect writes one per layout (GPU kernels take
+// every layout at run time, as `strided`). `strided` maps each element through run-time strides.
+// `rows`: every array input steps one item along the one reduced axis, so the kernel indexes plain
+// pointers and keeps a row of accumulators over consecutive elements, a loop the compiler
+// vectorises. `columns`: every array input steps one item along the innermost output axis, so the
+// kernel sweeps the reduced elements in the outer loop and accumulates a tile of consecutive
+// outputs at once (loop interchange).
+enum class ReductionLayout : unsigned char { strided, rows, columns };
 
 // One compiled form of a definition.
 struct ReductionVariant {
@@ -34,9 +35,13 @@ struct ReductionVariant {
     std::size_t out_ndim = 1;          // collapsed ranks, at least 1
     std::size_t reduce_ndim = 1;
     bool index32 = true;
-    Dialect dialect = Dialect::gpu;
-    HostReductionLayout host_layout = HostReductionLayout::strided;  // host dialect only
+    const KernelDialect* dialect = nullptr;  // the one that writes it; none: the active backend's
+    ReductionLayout layout =
+        ReductionLayout::strided;  // as the dialect chose (reduction_dialect.hpp)
 };
+
+// The dialect that writes `v`.
+[[nodiscard]] const KernelDialect& dialect_of(const ReductionVariant& v);
 
 // The threads of a block: every output's reduction is shared by `lanes` threads.
 inline constexpr int reduction_block = 256;

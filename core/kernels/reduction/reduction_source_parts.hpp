@@ -1,5 +1,5 @@
-// The pieces ReductionKernel's generated kernels are made of, shared by the GPU kernels
-// (reduction_source.cpp) and the host dialect's (reduction_host_source.cpp).
+// The pieces ReductionKernel's generated kernels are made of, shared by every dialect's
+// (dialects/<name>/reduction_source.cpp).
 #pragma once
 
 #include "reduction_definition.hpp"
@@ -51,20 +51,13 @@ struct MapCode {
 };
 [[nodiscard]] MapCode map_code(const ReductionDefinition& k, const ReductionVariant& v);
 
-// The host dialect's pieces.
+// `_kiln_dims<n>`.
+[[nodiscard]] std::string dims(std::size_t n);
 
-// The loop over the blocks [_kiln_grid.first, _kiln_grid.end) of blockDim.x outputs each, through
-// the block's outputs [_bx * _groups, _last), with `grid.y` chunks [_begin, _end) of the
-// reduction (`by_chunks`) or one. Leaves the loop open.
-[[nodiscard]] std::string host_block_loop(const std::string& index, bool by_chunks);
-// Opens the loop over the block's outputs _o.
-[[nodiscard]] std::string host_output_loop(const std::string& index);
+// The outputs' parameters: each one's pointer and strides.
+[[nodiscard]] std::string output_params(const ReductionDefinition& k, const ReductionVariant& v);
 
-// The loop over one output's elements `_J` in [first, end) through `_map`, into `_acc`.
-[[nodiscard]] std::string host_element_loop(const ReductionDefinition& k, const std::string& index,
-                                            const std::string& first, const std::string& end);
-
-// The host's reduce kernel of `v.host_layout`.
-[[nodiscard]] std::string host_main_kernel(const ReductionDefinition& k, const ReductionVariant& v);
+// The scalar inputs, by value: the finishing pass's post_map_expr may use them too.
+[[nodiscard]] std::string scalar_params(const ReductionDefinition& k, const ReductionVariant& v);
 
 }  // namespace kiln::detail

@@ -1,13 +1,16 @@
 // The host dialect's reduce kernel: loops over the blocks that one call of its entry point runs on
-// one CPU thread, shaped by the variant's HostReductionLayout so that g++ vectorises the innermost
+// one CPU thread, shaped by the variant's layout so that g++ vectorises the innermost
 // loop wherever the layout allows it.
-#include "../../codegen/kernel_entry.hpp"
-#include "../elementwise/elementwise_loops.hpp"
-#include "reduction_source_parts.hpp"
+#include "reduction.hpp"
+
+#include "dialect.hpp"
+
+#include "../../core/kernels/elementwise/elementwise_loops.hpp"
+#include "../../core/kernels/reduction/reduction_source_parts.hpp"
 
 #include <functional>
 
-namespace kiln::detail {
+namespace kiln::detail::host_dialect {
 
 namespace {
 
@@ -124,7 +127,7 @@ std::string store_result(const ReductionDefinition& k, const ReductionVariant& v
 
 // The reduce kernel's opening through the loop over its blocks.
 std::string opening(const ReductionDefinition& k, const ReductionVariant& v, const MapCode& map) {
-    std::string code = kernel_opening(Dialect::host, k.name, map.params);
+    std::string code = kernel_opening(k.name, map.params, {});
     code += "    const _kiln_index _in_ind{_m * _n};\n    const _kiln_index _out_ind{_m};\n";
     return code + host_block_loop(index_type(v), true);
 }
@@ -261,16 +264,15 @@ std::string output_by_output(const ReductionDefinition& k, const ReductionVarian
     const std::string ix = index_type(v);
     const MapCode map = map_code(k, v);
     std::string code = opening(k, v, map);
-    if (v.host_layout != HostReductionLayout::rows) {
+    if (v.layout != ReductionLayout::rows) {
         code += host_output_loop(ix) + "        " + start_accumulator(k) + "\n";
         code += map.output_offsets + map.map + host_element_loop(k, ix, "_begin", "_end");
-        return code + store_result(k, v) + "    }\n    }\n}\n" +
-               kernel_closing(Dialect::host, k.name);
+        return code + store_result(k, v) + "    }\n    }\n}\n" + kernel_closing(k.name);
     }
     code += "    if (_end - _begin >= (" + ix + ")_kiln_lanes) {\n";
     code += indented(long_rows(k, v, map), 4) + "    } else {\n";
     code += indented(short_rows(k, v, map), 4) + "    }\n";
-    return code + "    }\n}\n" + kernel_closing(Dialect::host, k.name);
+    return code + "    }\n}\n" + kernel_closing(k.name);
 }
 
 // `columns`: the block's outputs in tiles; for each tile, the chunk's rows _q swept in order,
@@ -301,7 +303,7 @@ std::string tile_by_tile(const ReductionDefinition& k, const ReductionVariant& v
                 ");\n            }\n        }";
     }
     code += "\n" + tile_stores(k, v);
-    return code + "    }\n}\n" + kernel_closing(Dialect::host, k.name);
+    return code + "    }\n}\n" + kernel_closing(k.name);
 }
 
 }  // namespace
@@ -365,8 +367,45 @@ std::string host_element_loop(const ReductionDefinition& k, const std::string& i
 
 std::string host_main_kernel(const ReductionDefinition& k, const ReductionVariant& v) {
     const std::string body =
-        v.host_layout == HostReductionLayout::columns ? tile_by_tile(k, v) : output_by_output(k, v);
+        v.layout == ReductionLayout::columns ? tile_by_tile(k, v) : output_by_output(k, v);
     return std::string(sweep_constants) + body;
 }
 
-}  // namespace kiln::detail
+std::string finish_kernel(const ReductionDefinition& k, const ReductionVariant& v) {
+    const std::string index = index_type(v);
+    const std::string params =
+        "long long _m, long long _n, long long _split, int _lanes, "
+        "const char* _partial, " +
+        dims(v.out_ndim) + " _oshape" + scalar_params(k, v) + output_params(k, v);
+    const std::string parts =
+        "    const _type_reduce* const _parts = reinterpret_cast<const "
+        "_type_reduce*>(_partial);\n";
+    const std::string map = "            const auto _map = [&](const " + index +
+                            " _J) -> _type_reduce {\n"
+                            "                return _parts[_o * (" +
+                            index + ")_split + _J];\n            };\n";
+    std::string code = kernel_opening(finish_name(k), params, {});
+    code += "    const _kiln_index _in_ind{_m * _n};\n    const _kiln_index _out_ind{_m};\n";
+    code += parts + host_block_loop(index, false) + host_output_loop(index);
+    code += "        " + start_accumulator(k) + "\n" + map;
+    code += host_element_loop(k, index, "0", "(" + index + ")_split");
+    code += "        " + post_map(k, v) + "    }\n    }\n}\n";
+    return code + kernel_closing(finish_name(k));
+}
+
+namespace {
+
+std::string support(const ReductionDefinition& /*k*/) {
+    return {};
+}
+
+ReductionLaunchPlan plan(const ReductionShape& shape, const ReductionDevice& device) {
+    return plan_reduction_launch(shape, device.multiprocessors);
+}
+
+}  // namespace
+
+const ReductionDialect reduction_part{&support, &host_main_kernel, &finish_kernel, &input_layout,
+                                      &plan};
+
+}  // namespace kiln::detail::host_dialect

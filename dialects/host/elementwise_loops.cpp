@@ -1,6 +1,11 @@
-#include "elementwise_loops.hpp"
+// The host dialect's ElementwiseKernel loops: the blocks [_kiln_grid.first, _kiln_grid.end) of
+// blockDim.x consecutive elements each, as one loop per innermost row, which the compiler can
+// vectorise, or, in tiled mode (_tile_columns non-zero, blocks of whole rows), tile by tile.
+#include "elementwise.hpp"
 
-namespace kiln::detail {
+#include "../../core/kernels/elementwise/elementwise_loops.hpp"
+
+namespace kiln::detail::host_dialect {
 
 namespace {
 
@@ -75,14 +80,14 @@ std::string strided(const std::vector<LoopOperand>& operands, const LoopShape& s
 }
 
 // Tiled (the launch's blocks are whole rows, and some operand steps less between rows than along
-// them, as a transpose does): groups of host_tile_rows rows, walked _tile_columns columns at a
+// them, as a transpose does): groups of tile_rows rows, walked _tile_columns columns at a
 // time, so that the lines each operand's tile touches stay in cache until every element on them is
 // used. On one thread of an Intel Xeon, y = x + x of a transposed 8192² float32 took 1174 ms by
 // rows; in tiles of 32x32 181 ms, 64x32 141, 128x16 161, 128x32 119, 128x64 124, 256x32 118. The
-// launch picks the width by the CPU's level-1 cache (host_elementwise_launch).
+// launch picks the width by the CPU's level-1 cache (elementwise_launch).
 std::string tiles(const std::vector<LoopOperand>& operands, const LoopShape& shape) {
     const std::string& ix = shape.index;
-    const std::string tile = std::to_string(host_tile_rows);
+    const std::string tile = std::to_string(tile_rows);
     const std::string width = "(" + ix + ")_tile_columns";
     std::string code = unit_test(operands, shape, "_written_unit", true);
     code += "const " + ix + " _rows_end = _hi / _cols;\n";
@@ -122,8 +127,7 @@ std::string tiles(const std::vector<LoopOperand>& operands, const LoopShape& sha
 
 }  // namespace
 
-std::string elementwise_host_loops(const std::vector<LoopOperand>& operands,
-                                   const LoopShape& shape) {
+std::string elementwise_loops(const std::vector<LoopOperand>& operands, const LoopShape& shape) {
     if (shape.contiguous) {
         return indented(element_range(shape) + contiguous(operands, shape), 4);
     }
@@ -140,4 +144,4 @@ std::string elementwise_host_loops(const std::vector<LoopOperand>& operands,
     return indented(code, 4);
 }
 
-}  // namespace kiln::detail
+}  // namespace kiln::detail::host_dialect

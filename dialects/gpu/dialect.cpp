@@ -1,0 +1,25 @@
+#include "dialect.hpp"
+
+#include "elementwise.hpp"
+#include "matmul.hpp"
+#include "reduction.hpp"
+#include "scan.hpp"
+
+#include "../../core/codegen/device_header_texts.hpp"
+
+namespace kiln::detail::gpu_dialect {
+
+std::vector<DeviceHeader> device_headers(int warp_size) {
+    return {{"kiln/atomic.h", std::string(header_text::atomic_h())},
+            {"kiln/warp.h", header_text::warp_h(warp_size)}};
+}
+
+const KernelDialect& dialect() {
+    static const KernelDialect one{
+        "gpu",       &kernel_opening, &kernel_closing,  for_each_index_macro(),
+        &index_grid, &device_headers, elementwise_part, reduction_part,
+        scan_part,   matmul_part};
+    return one;
+}
+
+}  // namespace kiln::detail::gpu_dialect

@@ -1,0 +1,20 @@
+// The GPU dialect: CUDA and HIP kernels, one source for both (NVRTC and HIPRTC).
+// docs/design.md, "Kernel dialects", lists the files every dialect has.
+#pragma once
+
+#include "../../core/codegen/kernel_dialect.hpp"
+
+namespace kiln::detail::gpu_dialect {
+
+// The table the backend traits name.
+[[nodiscard]] const KernelDialect& dialect();
+
+// Its entries (kernel_entry.cpp, dialect.cpp), as kernel_dialect.hpp describes them.
+[[nodiscard]] std::string kernel_opening(std::string_view name, std::string_view params,
+                                         std::string_view attributes);
+[[nodiscard]] std::string kernel_closing(std::string_view name);
+[[nodiscard]] std::string_view for_each_index_macro() noexcept;
+[[nodiscard]] IndexGrid index_grid(std::int64_t count, std::int64_t multiprocessors);
+[[nodiscard]] std::vector<DeviceHeader> device_headers(int warp_size);
+
+}  // namespace kiln::detail::gpu_dialect

@@ -1,0 +1,28 @@
+#include "dialect.hpp"
+
+#include "elementwise.hpp"
+#include "matmul.hpp"
+#include "reduction.hpp"
+#include "scan.hpp"
+
+#include "../../core/codegen/device_header_texts.hpp"
+
+namespace kiln::detail::host_dialect {
+
+std::vector<DeviceHeader> device_headers(int warp_size) {
+    return {{"kiln/atomic.h", std::string(header_text::host_atomic_h())},
+            {"kiln/host.h", std::string(header_text::host_h())},
+            {"kiln/host_cuda.h", std::string(header_text::host_cuda_h())},
+            {"kiln/host_cuda_math.h", std::string(header_text::host_cuda_math_h())},
+            {"kiln/warp.h", header_text::host_warp_h(warp_size)}};
+}
+
+const KernelDialect& dialect() {
+    static const KernelDialect one{
+        "host",      &kernel_opening, &kernel_closing,  for_each_index_macro(),
+        &index_grid, &device_headers, elementwise_part, reduction_part,
+        scan_part,   matmul_part};
+    return one;
+}
+
+}  // namespace kiln::detail::host_dialect

@@ -1,9 +1,11 @@
 // An exclusive lock on a cache directory, shared by every process that uses it: flock on a file
-// named `lock` inside it, as Jitify2's file cache and ccache do. The lock orders evictions; reads
-// and writes need none, since entries are renamed into place whole and an open file outlives
-// its unlinking.
+// named `lock` inside it, as Jitify2's file cache and ccache do. Entries are renamed into place
+// and evicted under it, so the running total of the entries' sizes it keeps in the lock file
+// stays right with several processes and a store need not list the directory. Reads need no
+// lock: an open file outlives its unlinking.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 
@@ -21,6 +23,12 @@ public:
     CacheLock& operator=(const CacheLock&) = delete;
     CacheLock(CacheLock&& other) noexcept;
     CacheLock& operator=(CacheLock&&) = delete;
+
+    // The total last recorded; nothing when none was, or the record is damaged (a writer killed
+    // mid-write), and then the caller counts the entries again.
+    [[nodiscard]] std::optional<std::uint64_t> recorded_total() const;
+    // Records `bytes` as the total; a failure only leaves the next holder to count again.
+    void record_total(std::uint64_t bytes) const;
 
 private:
     explicit CacheLock(int fd) noexcept : fd_(fd) {}

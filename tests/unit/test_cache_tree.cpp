@@ -77,6 +77,9 @@ TEST_F(CacheTreeTest, EvictionTakesTheLeastRecentlyUsedTreeButNotOneInUse) {
     {
         const auto lease = TreeLease::acquire(cache_.tree_path(key_of(1)));
         ASSERT_TRUE(lease.has_value());
+        // The lease marked it used; made the oldest again, only the lease can keep it.
+        fs::last_write_time(cache_.tree_path(key_of(1)),
+                            fs::file_time_type::clock::now() - std::chrono::seconds(300));
         kiln::detail::evict_least_recently_used(dir_.path(), 5000);
         EXPECT_TRUE(present(1)) << "evicted while leased";
         EXPECT_FALSE(present(2));

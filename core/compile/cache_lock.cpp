@@ -20,6 +20,18 @@ namespace {
 
 // The record's form: a torn or foreign content fails to parse rather than read as a number.
 constexpr std::string_view total_prefix = "kiln cache total ";
+constexpr std::string_view counted_prefix = " counted ";
+
+// Parses all of `text` as a decimal integer.
+template <typename Integer>
+std::optional<Integer> parse_integer(std::string_view text) {
+    Integer value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || error != std::errc() || end != text.data() + text.size()) {
+        return std::nullopt;
+    }
+    return value;
+}
 
 }  // namespace
 
@@ -52,8 +64,8 @@ CacheLock::~CacheLock() {
     }
 }
 
-std::optional<std::uint64_t> CacheLock::recorded_total() const {
-    std::array<char, 64> buffer{};
+std::optional<CacheLock::Total> CacheLock::recorded_total() const {
+    std::array<char, 96> buffer{};
     const ssize_t got = ::pread(fd_, buffer.data(), buffer.size(), 0);
     if (got <= 0) {
         return std::nullopt;
@@ -62,17 +74,23 @@ std::optional<std::uint64_t> CacheLock::recorded_total() const {
     if (!text.starts_with(total_prefix) || !text.ends_with('\n')) {
         return std::nullopt;
     }
-    const auto digits = text.substr(total_prefix.size(), text.size() - total_prefix.size() - 1);
-    std::uint64_t total = 0;
-    const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), total);
-    if (error != std::errc() || end != digits.data() + digits.size() || digits.empty()) {
+    const auto fields = text.substr(total_prefix.size(), text.size() - total_prefix.size() - 1);
+    const auto split = fields.find(counted_prefix);
+    if (split == std::string_view::npos) {
         return std::nullopt;
     }
-    return total;
+    const auto bytes = parse_integer<std::uint64_t>(fields.substr(0, split));
+    const auto counted_at =
+        parse_integer<std::int64_t>(fields.substr(split + counted_prefix.size()));
+    if (!bytes || !counted_at) {
+        return std::nullopt;
+    }
+    return Total{*bytes, *counted_at};
 }
 
-void CacheLock::record_total(std::uint64_t bytes) const {
-    const std::string text = std::string(total_prefix) + std::to_string(bytes) + "\n";
+void CacheLock::record_total(const Total& total) const {
+    const std::string text = std::string(total_prefix) + std::to_string(total.bytes) +
+                             std::string(counted_prefix) + std::to_string(total.counted_at) + "\n";
     // Cut first: a shorter record written over a longer one must not keep the longer one's tail.
     if (::ftruncate(fd_, 0) == 0) {
         (void)::pwrite(fd_, text.data(), text.size(), 0);

@@ -24,11 +24,20 @@ public:
     CacheLock(CacheLock&& other) noexcept;
     CacheLock& operator=(CacheLock&&) = delete;
 
+    // The entries' total size, and when (seconds since the epoch) the entries were last counted
+    // rather than added up.
+    struct Total {
+        std::uint64_t bytes = 0;
+        std::int64_t counted_at = 0;
+
+        bool operator==(const Total&) const = default;
+    };
+
     // The total last recorded; nothing when none was, or the record is damaged (a writer killed
     // mid-write), and then the caller counts the entries again.
-    [[nodiscard]] std::optional<std::uint64_t> recorded_total() const;
-    // Records `bytes` as the total; a failure only leaves the next holder to count again.
-    void record_total(std::uint64_t bytes) const;
+    [[nodiscard]] std::optional<Total> recorded_total() const;
+    // Records the total; a failure only leaves the next holder to count again.
+    void record_total(const Total& total) const;
 
 private:
     explicit CacheLock(int fd) noexcept : fd_(fd) {}

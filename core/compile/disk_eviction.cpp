@@ -158,7 +158,7 @@ void evict_with_lock(const CacheLock& lock, const fs::path& directory, std::uint
             }
         }
     }
-    lock.record_total(total);
+    lock.record_total({total, std::time(nullptr)});
 }
 
 }  // namespace
@@ -187,18 +187,22 @@ bool place_entry(const fs::path& directory, std::uint64_t limit,
         return added.has_value();
     }
     const auto recorded = lock->recorded_total();
-    if (!recorded) {
+    // Counted again at least once per stale_temporary_age, so that a dead writer's leftovers go
+    // even from a cache that never fills.
+    const auto age = std::chrono::duration_cast<std::chrono::seconds>(stale_temporary_age).count();
+    const auto now = std::time(nullptr);
+    if (!recorded || now - recorded->counted_at > age || recorded->counted_at > now) {
         evict_with_lock(*lock, directory, bound);
         return true;
     }
     // A total that drifted (entries deleted by hand) is only a hint: the full pass corrects it.
-    const auto total = *added < 0
-                           ? *recorded - std::min(*recorded, static_cast<std::uint64_t>(-*added))
-                           : *recorded + static_cast<std::uint64_t>(*added);
+    const auto total = *added < 0 ? recorded->bytes - std::min(recorded->bytes,
+                                                               static_cast<std::uint64_t>(-*added))
+                                  : recorded->bytes + static_cast<std::uint64_t>(*added);
     if (total > bound) {
         evict_with_lock(*lock, directory, bound);
     } else {
-        lock->record_total(total);
+        lock->record_total({total, recorded->counted_at});
     }
     return true;
 }

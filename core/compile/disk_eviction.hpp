@@ -8,7 +8,7 @@
 //
 // Every entry is put in place under the lock, which keeps the running total (cache_lock.hpp): a
 // store adds to it without listing the directory, which is listed again only when the total is
-// missing or passes the limit.
+// missing, passes the limit, or was last counted more than stale_temporary_age ago.
 #pragma once
 
 #include <chrono>
@@ -41,9 +41,9 @@ struct DiskUsage {
 void evict_least_recently_used(const std::filesystem::path& directory, std::uint64_t limit);
 
 // Under the lock, runs `place`, which puts one entry in place and returns the bytes it added less
-// those it replaced (nothing when it failed), adds them to the recorded total and evicts when the
-// total passes `limit` (0: no limit) or was not recorded. Without the lock, `place` runs alone.
-// Returns whether `place` succeeded.
+// those it replaced (nothing when it failed), adds them to the recorded total, and runs the full
+// pass instead when the total passes `limit` (0: no limit), was not recorded, or is stale. Without
+// the lock, `place` runs alone. Returns whether `place` succeeded.
 bool place_entry(const std::filesystem::path& directory, std::uint64_t limit,
                  const std::function<std::optional<std::int64_t>()>& place);
 

@@ -58,7 +58,7 @@ TEST_F(CacheTreeTest, AdoptedTreeIsCountedAndKeepsItsPlace) {
     const auto usage = kiln::detail::disk_usage(dir_.path());
     EXPECT_EQ(usage.files, 1U);
     EXPECT_EQ(usage.bytes, 3000U);
-    EXPECT_EQ(kiln::detail::CacheLock::acquire(dir_.path())->recorded_total(), 3000U);
+    EXPECT_EQ(kiln::detail::CacheLock::acquire(dir_.path())->recorded_total()->bytes, 3000U);
 
     // A second build of the same key finds the place taken: the first tree stays whole.
     const auto late = kiln::detail::tree_folder(dir_.path()) / "late";
@@ -90,7 +90,7 @@ TEST_F(CacheTreeTest, EvictionTakesTheLeastRecentlyUsedTreeButNotOneInUse) {
     EXPECT_FALSE(present(1));
     EXPECT_TRUE(present(4));
     EXPECT_EQ(kiln::detail::disk_usage(dir_.path()).bytes, 4000U);
-    EXPECT_EQ(kiln::detail::CacheLock::acquire(dir_.path())->recorded_total(), 4000U);
+    EXPECT_EQ(kiln::detail::CacheLock::acquire(dir_.path())->recorded_total()->bytes, 4000U);
 }
 
 TEST_F(CacheTreeTest, ALeaseMarksUseAndIsRefusedOnceTheTreeIsGone) {

@@ -146,7 +146,8 @@ TEST_F(DiskEvictionTest, ADamagedEntryIsReportedAndEvictable) {
 
 // What the lock file records, read through the lock as a store would.
 std::optional<std::uint64_t> recorded_total(const fs::path& root) {
-    return kiln::detail::CacheLock::acquire(root)->recorded_total();
+    const auto total = kiln::detail::CacheLock::acquire(root)->recorded_total();
+    return total ? std::optional(total->bytes) : std::nullopt;
 }
 
 // A store adds its bytes to the recorded total without listing the directory: an entry put there
@@ -168,7 +169,7 @@ TEST_F(DiskEvictionTest, AStoreAddsToTheRecordedTotalWithoutListing) {
     EXPECT_EQ(recorded_total(root_), 5 * size + 777);
     EXPECT_EQ(disk_usage(root_).bytes, 5 * size + 777);
 
-    std::ofstream(root_ / "lock") << "kiln cache total 12";  // torn: no newline
+    std::ofstream(root_ / "lock") << "kiln cache total 12 counted 1";  // torn: no newline
     EXPECT_EQ(recorded_total(root_), std::nullopt);
 
     // Past the limit the store counts again, so eviction sees the planted entry too.
@@ -204,6 +205,33 @@ TEST_F(DiskEvictionTest, StaleTemporariesAreRemoved) {
     EXPECT_TRUE(fs::exists(trees / "kiln-host-young"));
     EXPECT_TRUE(present(0));
     EXPECT_EQ(disk_usage(root_).files, 1U);
+}
+
+// A store lists the directory, and so removes stale temporaries, when the total was counted more
+// than stale_temporary_age ago, even far below the limit; not when it was counted recently.
+TEST_F(DiskEvictionTest, ACacheThatNeverFillsIsStillClearedOfStaleTemporaries) {
+    const auto size = store_aged(1);
+    const auto folder = DiskCache(root_).entry_path(key_of(0)).parent_path();
+    const auto stale_file = folder / ("." + key_of(0) + ".bin.tmp.1.2.3");
+    std::ofstream(stale_file) << "half";
+    fs::last_write_time(stale_file, fs::file_time_type::clock::now() - std::chrono::hours(2));
+    const DiskCache cache(root_, false, 1000 * size);
+    ASSERT_TRUE(cache.store(key_of(1), entry_of(1)));
+    EXPECT_TRUE(fs::exists(stale_file)) << "counted recently: the store should not list";
+
+    {  // released before the next store, which waits for it
+        const auto lock = kiln::detail::CacheLock::acquire(root_);
+        const auto total = lock->recorded_total();
+        ASSERT_TRUE(total.has_value());
+        EXPECT_EQ(total->bytes, 2 * size);
+        const auto long_ago = std::chrono::duration_cast<std::chrono::seconds>(
+            std::chrono::system_clock::now().time_since_epoch() - std::chrono::hours(2));
+        lock->record_total({total->bytes, long_ago.count()});
+        EXPECT_EQ(lock->recorded_total()->counted_at, long_ago.count());
+    }
+    ASSERT_TRUE(cache.store(key_of(2), entry_of(2)));
+    EXPECT_FALSE(fs::exists(stale_file));
+    EXPECT_EQ(recorded_total(root_), 3 * size);
 }
 
 TEST_F(DiskEvictionTest, SizeLimitComesFromTheEnvironment) {

@@ -302,4 +302,16 @@ TEST_F(HostCacheDeathTest, TwoProcessesCompileIntoASmallCache) {
     EXPECT_GE(cache_files(dir_).size(), 1U);
 }
 
+// A cache smaller than the prelude evicts it at every store, while the other process may be
+// compiling with it: every compile still succeeds, each building the prelude again when it is
+// gone, and the cache ends empty but for what is in use (nothing, once both are done).
+TEST_F(HostCacheDeathTest, PreludeEvictedByAnotherProcessNeverFailsACompile) {
+    KILN_REQUIRE_HOST();
+    setenv("KILN_CACHE_SIZE_LIMIT", "1", 1);
+    EXPECT_EXIT(run_two_processes(2), testing::ExitedWithCode(0), "");
+    unsetenv("KILN_CACHE_SIZE_LIMIT");
+    EXPECT_TRUE(cache_files(dir_).empty());
+    EXPECT_TRUE(prelude_trees(dir_).empty());
+}
+
 }  // namespace

@@ -259,8 +259,12 @@ CompiledBinary compile_shared_object(const CompileRequest& request) {
         scratch.keep();
     }
     const std::vector<std::string> base = base_options(compiler);
-    std::optional<fs::path> include = prelude_directory(compiler, base, request.headers);
-    if (!include) {
+    // Held until the compile is done: the cache does not evict a prelude in use.
+    const std::optional<TreeLease> prelude = prelude_directory(compiler, base, request.headers);
+    std::optional<fs::path> include;
+    if (prelude) {
+        include = prelude->path();
+    } else {
         include = scratch.path() / "include";
         write_prelude(*include, request.headers);
     }

@@ -57,11 +57,34 @@ constexpr std::string_view gcc_workaround = "-fno-tree-slp-vectorize";
 // its own.
 constexpr std::string_view gcc_no_unique = "-fno-gnu-unique";
 
+#if defined(__x86_64__) && defined(__GLIBC__)
+// Whether the glibc this process runs on is version major.minor or later.
+bool glibc_at_least(unsigned long major, unsigned long minor) {
+    // "2.36", or "2.36.9000" on a development build.
+    const char* const version = gnu_get_libc_version();
+    char* rest = nullptr;
+    const unsigned long found_major = std::strtoul(version, &rest, 10);
+    const unsigned long found_minor = *rest == '.' ? std::strtoul(rest + 1, nullptr, 10) : 0;
+    return found_major > major || (found_major == major && found_minor >= minor);
+}
+#endif
+
 #if defined(__x86_64__)
 // A CUDA-dialect kernel's thread_local state (threadIdx, __shared__ arrays) is reached through
-// TLS descriptors rather than __tls_get_addr: faster, and AddressSanitizer's leak check, which
-// intercepts __tls_get_addr, read garbage bounds for such blocks of a dlopen'ed module and crashed.
+// TLS descriptors rather than __tls_get_addr where they are safe (below): faster, and not seen by
+// AddressSanitizer's leak check, which intercepts __tls_get_addr.
 constexpr std::string_view x86_tls_descriptors = "-mtls-dialect=gnu2";
+
+// GCC keeps values in vector registers across a TLS descriptor's call, which must preserve
+// them; before glibc 2.40 its slow path (a thread's first use of a module's thread_local state
+// once the static TLS surplus is spent, after a dozen modules) clobbered them, and kernels crashed.
+bool tls_descriptors_preserve_registers() {
+#if defined(__GLIBC__)
+    return glibc_at_least(2, 40);
+#else
+    return false;
+#endif
+}
 #endif
 
 #if defined(__x86_64__) && defined(__GLIBC__)
@@ -69,12 +92,7 @@ constexpr std::string_view x86_tls_descriptors = "-mtls-dialect=gnu2";
 // (KILN_HOST_VECTOR_MATH), whose library comes last on the command line, after the source that
 // calls it.
 bool has_vector_math() {
-    // "2.36", or "2.36.9000" on a development build.
-    const char* const version = gnu_get_libc_version();
-    char* rest = nullptr;
-    const unsigned long major = std::strtoul(version, &rest, 10);
-    const unsigned long minor = *rest == '.' ? std::strtoul(rest + 1, nullptr, 10) : 0;
-    return major > 2 || (major == 2 && minor >= 35);
+    return glibc_at_least(2, 35);
 }
 constexpr std::string_view vector_math_macro = "-DKILN_HOST_VECTOR_MATH";
 constexpr std::string_view vector_math_library = "-lmvec";
@@ -104,7 +122,9 @@ std::vector<std::string> base_options(const HostCompiler& compiler) {
         options.emplace_back(gcc_workaround);
         options.emplace_back(gcc_no_unique);
 #if defined(__x86_64__)
-        options.emplace_back(x86_tls_descriptors);
+        if (tls_descriptors_preserve_registers()) {
+            options.emplace_back(x86_tls_descriptors);
+        }
 #endif
 #if defined(__x86_64__) && defined(__GLIBC__)
         if (has_vector_math()) {
@@ -239,8 +259,12 @@ CompiledBinary compile_shared_object(const CompileRequest& request) {
         scratch.keep();
     }
     const std::vector<std::string> base = base_options(compiler);
-    std::optional<fs::path> include = prelude_directory(compiler, base, request.headers);
-    if (!include) {
+    // Held until the compile is done: the cache does not evict a prelude in use.
+    const std::optional<TreeLease> prelude = prelude_directory(compiler, base, request.headers);
+    std::optional<fs::path> include;
+    if (prelude) {
+        include = prelude->path();
+    } else {
         include = scratch.path() / "include";
         write_prelude(*include, request.headers);
     }

@@ -3,6 +3,7 @@
 #include "../env.hpp"
 #include "../warning.hpp"
 #include "byte_encoding.hpp"
+#include "cache_tree.hpp"
 #include "cache_trust.hpp"
 #include "sha256.hpp"
 
@@ -246,10 +247,18 @@ Failure failed(const char* what, const std::filesystem::path& path, int error) {
            "': " + std::generic_category().message(error);
 }
 
-// Writes `bytes` to a new file beside `target`, then renames it over `target`: rename replaces
-// the name atomically, so a reader opens either the previous file or the complete new one, and a
-// writer killed midway leaves only its temporary file.
-Failure write_atomically(const std::filesystem::path& target, std::span<const std::byte> bytes) {
+// The bytes of the regular file at `path`, 0 when there is none.
+std::int64_t regular_file_size(const std::filesystem::path& path) {
+    struct stat status {};
+    return ::lstat(path.c_str(), &status) == 0 && S_ISREG(status.st_mode) ? status.st_size : 0;
+}
+
+// Writes `bytes` to a new file beside `target`, then renames it over `target` (under the cache's
+// lock, through place_entry, which counts the bytes): rename replaces the name atomically, so a
+// reader opens either the previous file or the complete new one, and a writer killed midway
+// leaves only its temporary file, which eviction removes once it is stale.
+Failure write_atomically(const std::filesystem::path& directory, std::uint64_t limit,
+                         const std::filesystem::path& target, std::span<const std::byte> bytes) {
     const auto temporary = target.parent_path() / temporary_name(target);
     FileDescriptor file(::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600));
     if (!file.valid()) {
@@ -258,8 +267,18 @@ Failure write_atomically(const std::filesystem::path& target, std::span<const st
     Failure failure;
     if (!write_all(file.get(), bytes) || !file.close()) {
         failure = failed("cannot write", temporary, errno);
-    } else if (::rename(temporary.c_str(), target.c_str()) != 0) {
-        failure = failed("cannot rename a file to", target, errno);
+    } else {
+        const bool placed = place_entry(directory, limit, [&]() -> std::optional<std::int64_t> {
+            const auto replaced = regular_file_size(target);
+            if (::rename(temporary.c_str(), target.c_str()) != 0) {
+                failure = failed("cannot rename a file to", target, errno);
+                return std::nullopt;
+            }
+            return static_cast<std::int64_t>(bytes.size()) - replaced;
+        });
+        if (!placed && !failure) {
+            failure = "cannot place '" + target.string() + "'";
+        }
     }
     if (failure) {
         (void)::unlink(temporary.c_str());
@@ -364,6 +383,26 @@ std::filesystem::path DiskCache::entry_path(const std::string& key) const {
     return directory_ / key.substr(0, 2) / (key + ".bin");
 }
 
+std::filesystem::path DiskCache::tree_path(const std::string& key) const {
+    (void)entry_path(key);  // checks the key
+    return tree_folder(directory_) / key;
+}
+
+bool DiskCache::adopt_tree(const std::string& key, const std::filesystem::path& built) const {
+    const auto place = tree_path(key);
+    try {
+        return place_entry(directory_, size_limit_, [&]() -> std::optional<std::int64_t> {
+            // rename refuses to replace a non-empty directory: a tree already there stays.
+            if (::rename(built.c_str(), place.c_str()) != 0) {
+                return std::nullopt;
+            }
+            return static_cast<std::int64_t>(tree_size(place));
+        });
+    } catch (const std::exception&) {
+        return false;
+    }
+}
+
 DiskLookup DiskCache::load(const std::string& key) const {
     const auto path = entry_path(key);
     DiskLookup lookup;
@@ -399,14 +438,11 @@ bool DiskCache::store(const std::string& key, const CacheEntry& entry,
     try {
         failure = make_private_directories(path.parent_path());
         if (!failure) {
-            failure = write_atomically(path, encode_file(key, entry));
+            failure = write_atomically(directory_, size_limit_, path, encode_file(key, entry));
         }
         if (!failure && save_source_ && !source_for_debugging.empty()) {
-            failure = write_atomically(path.replace_extension(".cu"),
+            failure = write_atomically(directory_, size_limit_, path.replace_extension(".cu"),
                                        std::as_bytes(std::span(source_for_debugging)));
-        }
-        if (!failure && size_limit_ != 0) {
-            evict_least_recently_used(directory_, size_limit_);
         }
     } catch (const std::exception& e) {
         // Out of memory or a filesystem library failure: the entry is simply not stored.

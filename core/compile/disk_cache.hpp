@@ -70,6 +70,9 @@ public:
     // Throws Error when `key` is not 64 lower-case hex digits (not a compile key).
     [[nodiscard]] std::filesystem::path entry_path(const std::string& key) const;
 
+    // <directory>/trees/<key>: a tree entry's place (cache_tree.hpp). Throws as entry_path.
+    [[nodiscard]] std::filesystem::path tree_path(const std::string& key) const;
+
     // The stored entry, or nothing when there is none, the file cannot be read, is not this
     // user's or others may write to it, or it fails verification. Throws only for a bad key.
     [[nodiscard]] DiskLookup load(const std::string& key) const;
@@ -80,6 +83,13 @@ public:
     // for a bad key.
     [[nodiscard]] bool store(const std::string& key, const CacheEntry& entry,
                              std::string_view source_for_debugging = {}) const;
+
+    // Renames the directory `built` (made in tree_folder(directory()), so the rename stays on one
+    // filesystem) to tree_path(key), counts it and evicts past the size limit. False when it
+    // could not be renamed: another process put its tree there first, or the directory is not
+    // usable. A tree leased while built is not evicted by this store's own pass. Throws only for
+    // a bad key.
+    [[nodiscard]] bool adopt_tree(const std::string& key, const std::filesystem::path& built) const;
 
 private:
     std::filesystem::path directory_;

@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -167,6 +168,66 @@ TEST(HostBackend, ModulesLoadWithoutTmpdirAndStayApartAfterUnloads) {
         unsetenv("TMPDIR");
     }
     EXPECT_EQ(seen, (std::vector<int>{1, 2, 3, 1, 2, 3}));
+}
+
+// glibc before 2.40 lets the slow path of a TLS descriptor (a thread's first use of a module's
+// thread_local state once the static TLS surplus is spent) clobber vector registers, which GCC
+// keeps live across the call: after a dozen CUDA-dialect modules in one process a vectorised
+// kernel called through a null pointer (RawKernel.NaiveMatmulMatchesTheHost, run after the
+// JitKernel tests). The modules stay loaded so that their TLS stays spent.
+TEST(HostBackend, KernelsRunAfterManyModulesSpentTheStaticTls) {
+    KILN_REQUIRE_HOST();
+    constexpr int module_count = 24;
+    std::vector<kiln::RawKernel> fills;
+    kiln::ndarray filled = kiln::zeros({32}, kiln::int32);
+    for (int i = 0; i < module_count; ++i) {
+        const std::string name = "fill_" + std::to_string(i);
+        fills.emplace_back("extern \"C\" __global__ void " + name +
+                               "(int* x) { x[threadIdx.x] = threadIdx.x * " + std::to_string(i) +
+                               "; }",
+                           name);
+        fills.back()(kiln::Dim3{1}, kiln::Dim3{32}, {filled});
+        EXPECT_EQ(filled.get<std::int32_t>()[31], 31 * i) << name;
+    }
+    const kiln::RawKernel matmul(R"(
+extern "C" __global__ void tls_spent_matmul(const float* a, const float* b, float* c, int m, int n,
+                                            int k) {
+    int row = blockIdx.y * blockDim.y + threadIdx.y;
+    int col = blockIdx.x * blockDim.x + threadIdx.x;
+    if (row < m && col < n) {
+        float sum = 0.0f;
+        for (int i = 0; i < k; ++i) sum += a[row * k + i] * b[i * n + col];
+        c[row * n + col] = sum;
+    }
+}
+)",
+                                 "tls_spent_matmul");
+    constexpr int m = 67;
+    constexpr int n = 45;
+    constexpr int k = 33;
+    std::vector<float> a(m * k);
+    std::vector<float> b(k * n);
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        a[i] = static_cast<float>(i % 7) - 3.0F;
+    }
+    for (std::size_t i = 0; i < b.size(); ++i) {
+        b[i] = static_cast<float>(i % 5) - 2.0F;
+    }
+    kiln::ndarray c = kiln::empty({m, n}, kiln::float32);
+    matmul(kiln::Dim3{(n + 15) / 16, (m + 15) / 16}, kiln::Dim3{16, 16},
+           {kiln::array(a), kiln::array(b), c, m, n, k});
+    const auto got = c.get<float>();
+    int mismatches = 0;
+    for (int row = 0; row < m; ++row) {
+        for (int col = 0; col < n; ++col) {
+            float want = 0.0F;  // small integers: exact in float, in any order
+            for (int i = 0; i < k; ++i) {
+                want += a[row * k + i] * b[i * n + col];
+            }
+            mismatches += got[row * n + col] != want;
+        }
+    }
+    EXPECT_EQ(mismatches, 0);
 }
 
 // CUDA's legacy default stream: its work waits for a blocking stream's earlier work, even while

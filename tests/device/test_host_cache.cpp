@@ -1,9 +1,12 @@
-// The host backend's files in the compile cache, across processes: a damaged precompiled prelude
-// is rebuilt, one that another user could have written is replaced (with a warning), a writer
+// The host backend's files in the compile cache, across processes: the precompiled prelude is a
+// tree entry, counted and evicted like the others but never while in use; a damaged one is
+// rebuilt, one that another user could have written is replaced (with a warning), a writer
 // killed midway or a damaged entry costs a compile, never a failure, and processes compiling at
 // once into a small cache all succeed. Each step runs in a fresh process (a re-executed death
 // test), as a user's next run would. Skips on the GPU backends.
+#include "core/compile/cache_tree.hpp"
 #include "core/compile/disk_cache.hpp"
+#include "core/compile/disk_eviction.hpp"
 #include "tests/support/backend_under_test.hpp"
 #include "tests/support/cache_death_test.hpp"
 
@@ -82,15 +85,37 @@ bool kernel_is_right(int offset) {
     std::_Exit(right ? 0 : 1);
 }
 
-// The prelude directory's precompiled kiln/prelude.h, when the compiler made one.
+// The prelude's tree entries in the cache `dir`: trees/<64 hex digits>.
+std::vector<fs::path> prelude_trees(const fs::path& dir) {
+    std::vector<fs::path> trees;
+    for (const auto& place : fs::directory_iterator(kiln::detail::tree_folder(dir))) {
+        if (place.path().filename().string().size() == 64) {
+            trees.push_back(place.path());
+        }
+    }
+    return trees;
+}
+
+// The prelude tree's precompiled kiln/prelude.h, when the compiler made one.
 std::optional<fs::path> precompiled_prelude(const fs::path& dir) {
-    for (const auto& place : fs::directory_iterator(dir / "host-prelude")) {
-        const auto header = place.path() / "kiln" / "prelude.h.gch";
-        if (place.path().filename().string().size() == 32 && fs::exists(header)) {
+    for (const auto& tree : prelude_trees(dir)) {
+        const auto header = tree / "kiln" / "prelude.h.gch";
+        if (fs::exists(header)) {
             return header;
         }
     }
     return std::nullopt;
+}
+
+// The bytes of the regular files below `tree`, counted here independently of the cache's code.
+std::uintmax_t bytes_below(const fs::path& tree) {
+    std::uintmax_t total = 0;
+    for (const auto& item : fs::recursive_directory_iterator(tree)) {
+        if (item.is_regular_file()) {
+            total += item.file_size();
+        }
+    }
+    return total;
 }
 
 using KeyedEntry = std::pair<std::string, kiln::detail::CacheEntry>;
@@ -121,15 +146,13 @@ TEST_F(HostCacheDeathTest, TruncatedPrecompiledPreludeIsRebuilt) {
 }
 
 // A prelude directory whose files another user could have written is replaced, with a warning;
-// a host-prelude directory others may write to is not used at all.
+// a trees/ folder others may write to is not used at all.
 TEST_F(HostCacheDeathTest, PreludeOthersCouldWriteIsNotUsed) {
     KILN_REQUIRE_HOST();
     EXPECT_EXIT(run_kernel(1, 0), testing::ExitedWithCode(0), "");
     const auto header = precompiled_prelude(dir_);
-    ASSERT_TRUE(header.has_value() || fs::exists(dir_ / "host-prelude"));
-    const fs::path file =
-        header ? *header
-               : fs::directory_iterator(dir_ / "host-prelude")->path() / "kiln" / "prelude.h";
+    ASSERT_EQ(prelude_trees(dir_).size(), 1U);
+    const fs::path file = header ? *header : prelude_trees(dir_).front() / "kiln" / "prelude.h";
     EXPECT_EXIT(
         {
             fs::permissions(file, static_cast<fs::perms>(0666));
@@ -155,12 +178,54 @@ TEST_F(HostCacheDeathTest, PreludeOthersCouldWriteIsNotUsed) {
 
     EXPECT_EXIT(
         {
-            fs::permissions(dir_ / "host-prelude", fs::perms::all);
+            fs::permissions(kiln::detail::tree_folder(dir_), fs::perms::all);
             std::_Exit(0);
         },
         testing::ExitedWithCode(0), "");
     EXPECT_EXIT(run_kernel(4, 0), testing::ExitedWithCode(0),
                 "kiln: warning: not using the host prelude directory .*mode 0777");
+}
+
+// Checks that the one prelude tree in `dir` counts toward the cache's size, that eviction keeps it
+// while a lease holds it and takes it once free; exits 0 when all of that held.
+[[noreturn]] void evict_around_a_lease(const fs::path& dir) {
+    const auto trees = prelude_trees(dir);
+    if (trees.size() != 1 || fs::exists(dir / "host-prelude")) {
+        std::fprintf(stderr, "%zu prelude trees\n", trees.size());
+        std::_Exit(1);
+    }
+    std::uintmax_t expected = bytes_below(trees.front());
+    const auto stored = cache_files(dir);
+    for (const auto& path : stored) {
+        expected += fs::file_size(path);
+    }
+    const auto usage = kiln::detail::disk_usage(dir);
+    bool right = usage.files == stored.size() + 1 && usage.bytes == expected;
+    {
+        const auto lease = kiln::detail::TreeLease::acquire(trees.front());
+        kiln::detail::evict_least_recently_used(dir, 1);
+        right =
+            right && lease && fs::exists(trees.front() / "manifest") && cache_files(dir).empty();
+    }
+    kiln::detail::evict_least_recently_used(dir, 1);
+    right = right && !fs::exists(trees.front()) && kiln::detail::disk_usage(dir).bytes == 0;
+    std::fprintf(stderr, "files=%llu bytes=%llu expected=%llu right=%d\n",
+                 static_cast<unsigned long long>(usage.files),
+                 static_cast<unsigned long long>(usage.bytes),
+                 static_cast<unsigned long long>(expected), right ? 1 : 0);
+    std::_Exit(right ? 0 : 1);
+}
+
+// The prelude is one entry of the cache: counted toward its size, kept by eviction while a
+// process holds it, evicted least recently used once free, and built again by the next compile.
+TEST_F(HostCacheDeathTest, PreludeIsAnEntryOfTheCache) {
+    KILN_REQUIRE_HOST();
+    EXPECT_EXIT(run_kernel(6, 0), testing::ExitedWithCode(0), "");
+    EXPECT_EXIT(evict_around_a_lease(dir_), testing::ExitedWithCode(0), "");
+    EXPECT_EXIT(run_kernel(7, 0), testing::ExitedWithCode(0), "");
+    const auto trees = prelude_trees(dir_);
+    ASSERT_EQ(trees.size(), 1U) << "not built again";
+    EXPECT_TRUE(fs::exists(trees.front() / "manifest"));
 }
 
 // A writer killed at a random point leaves the entry whole or absent: the next process gets the
@@ -219,7 +284,10 @@ TEST_F(HostCacheDeathTest, TwoProcessesCompileIntoASmallCache) {
     EXPECT_EXIT(run_kernel(90, 0), testing::ExitedWithCode(0), "");
     const auto stored = cache_files(dir_);
     ASSERT_EQ(stored.size(), 1U);
-    const auto limit = fs::file_size(stored.front()) * 5 / 2;
+    ASSERT_EQ(prelude_trees(dir_).size(), 1U);
+    // The prelude counts too; it is used last, so it stays.
+    const auto prelude = bytes_below(prelude_trees(dir_).front());
+    const auto limit = prelude + fs::file_size(stored.front()) * 5 / 2;
     setenv("KILN_CACHE_SIZE_LIMIT", std::to_string(limit).c_str(), 1);
     EXPECT_EXIT(run_two_processes(3), testing::ExitedWithCode(0), "");
     unsetenv("KILN_CACHE_SIZE_LIMIT");
@@ -227,8 +295,23 @@ TEST_F(HostCacheDeathTest, TwoProcessesCompileIntoASmallCache) {
     for (const auto& path : cache_files(dir_)) {
         total += fs::file_size(path);
     }
+    for (const auto& tree : prelude_trees(dir_)) {
+        total += bytes_below(tree);
+    }
     EXPECT_LE(total, limit);
     EXPECT_GE(cache_files(dir_).size(), 1U);
+}
+
+// A cache smaller than the prelude evicts it at every store, while the other process may be
+// compiling with it: every compile still succeeds, each building the prelude again when it is
+// gone, and the cache ends empty but for what is in use (nothing, once both are done).
+TEST_F(HostCacheDeathTest, PreludeEvictedByAnotherProcessNeverFailsACompile) {
+    KILN_REQUIRE_HOST();
+    setenv("KILN_CACHE_SIZE_LIMIT", "1", 1);
+    EXPECT_EXIT(run_two_processes(2), testing::ExitedWithCode(0), "");
+    unsetenv("KILN_CACHE_SIZE_LIMIT");
+    EXPECT_TRUE(cache_files(dir_).empty());
+    EXPECT_TRUE(prelude_trees(dir_).empty());
 }
 
 }  // namespace

@@ -1,5 +1,9 @@
 // The disk cache's size limit: the least recently used entries go first, a hit counts as a use,
-// only kiln's own entries are ever deleted, and processes sharing a small cache all succeed.
+// only kiln's own entries are ever deleted (and a dead writer's stale leftovers), a store adds to
+// a recorded total rather than list the directory, and processes sharing a small cache all
+// succeed.
+#include "core/compile/cache_lock.hpp"
+#include "core/compile/cache_tree.hpp"
 #include "core/compile/compile_key.hpp"
 #include "core/compile/disk_cache.hpp"
 #include "core/compile/disk_eviction.hpp"
@@ -16,6 +20,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -99,7 +105,7 @@ TEST_F(DiskEvictionTest, StoreEvictsWithTheCachesLimit) {
 }
 
 // Only <key>.bin and <key>.cu files of this user's in their key's folder are kiln's: links,
-// other names and other folders (the host prelude's) are neither counted nor deleted.
+// other names and other folders are neither counted nor deleted.
 TEST_F(DiskEvictionTest, LeavesWhatIsNotAnEntryAlone) {
     const auto size = store_aged(2);
     const auto outside = root_.parent_path() / (root_.filename().string() + "-outside");
@@ -136,6 +142,96 @@ TEST_F(DiskEvictionTest, ADamagedEntryIsReportedAndEvictable) {
     EXPECT_FALSE(fs::exists(damaged));
     EXPECT_TRUE(present(1));
     EXPECT_TRUE(present(2));
+}
+
+// What the lock file records, read through the lock as a store would.
+std::optional<std::uint64_t> recorded_total(const fs::path& root) {
+    const auto total = kiln::detail::CacheLock::acquire(root)->recorded_total();
+    return total ? std::optional(total->bytes) : std::nullopt;
+}
+
+// A store adds its bytes to the recorded total without listing the directory: an entry put there
+// by hand is not seen until the total is missing or passes the limit, and then it is counted.
+TEST_F(DiskEvictionTest, AStoreAddsToTheRecordedTotalWithoutListing) {
+    const auto size = store_aged(3);
+    EXPECT_EQ(recorded_total(root_), 3 * size);
+    const auto planted = DiskCache(root_).entry_path(key_of(50));
+    fs::create_directories(planted.parent_path());
+    std::ofstream(planted) << std::string(777, 'x');
+    const DiskCache limited(root_, false, 10 * size);
+    ASSERT_TRUE(limited.store(key_of(3), entry_of(3)));
+    EXPECT_EQ(recorded_total(root_), 4 * size) << "the store listed the directory";
+    ASSERT_TRUE(limited.store(key_of(3), entry_of(3)));  // replaces: adds nothing
+    EXPECT_EQ(recorded_total(root_), 4 * size);
+
+    fs::resize_file(root_ / "lock", 0);  // no record: the next store counts everything
+    ASSERT_TRUE(limited.store(key_of(4), entry_of(4)));
+    EXPECT_EQ(recorded_total(root_), 5 * size + 777);
+    EXPECT_EQ(disk_usage(root_).bytes, 5 * size + 777);
+
+    std::ofstream(root_ / "lock") << "kiln cache total 12 counted 1";  // torn: no newline
+    EXPECT_EQ(recorded_total(root_), std::nullopt);
+
+    // Past the limit the store counts again, so eviction sees the planted entry too.
+    const DiskCache small(root_, false, 3 * size);
+    ASSERT_TRUE(small.store(key_of(5), entry_of(5)));
+    EXPECT_LE(disk_usage(root_).bytes, 3 * size);
+    EXPECT_EQ(recorded_total(root_), disk_usage(root_).bytes);
+    EXPECT_FALSE(fs::exists(planted));
+}
+
+// A writer killed midway leaves a temporary file (or a half-built tree); the eviction pass removes
+// those older than stale_temporary_age and leaves younger ones, which may be a live writer's.
+TEST_F(DiskEvictionTest, StaleTemporariesAreRemoved) {
+    (void)store_aged(1);
+    const auto folder = DiskCache(root_).entry_path(key_of(0)).parent_path();
+    const auto old_time = fs::file_time_type::clock::now() - kiln::detail::stale_temporary_age -
+                          std::chrono::minutes(5);
+    const auto stale_file = folder / ("." + key_of(0) + ".bin.tmp.123.456.789");
+    const auto young_file = folder / ("." + key_of(1) + ".bin.tmp.123.456.790");
+    std::ofstream(stale_file) << "half";
+    std::ofstream(young_file) << "half";
+    fs::last_write_time(stale_file, old_time);
+    const auto trees = kiln::detail::tree_folder(root_);
+    fs::create_directories(trees / "kiln-host-stale" / "kiln");
+    fs::create_directories(trees / "kiln-host-young");
+    std::ofstream(trees / "kiln-host-stale" / "kiln" / "prelude.h.gch") << "half";
+    fs::last_write_time(trees / "kiln-host-stale", old_time);
+
+    kiln::detail::evict_least_recently_used(root_, std::numeric_limits<std::uint64_t>::max());
+    EXPECT_FALSE(fs::exists(stale_file));
+    EXPECT_TRUE(fs::exists(young_file));
+    EXPECT_FALSE(fs::exists(trees / "kiln-host-stale"));
+    EXPECT_TRUE(fs::exists(trees / "kiln-host-young"));
+    EXPECT_TRUE(present(0));
+    EXPECT_EQ(disk_usage(root_).files, 1U);
+}
+
+// A store lists the directory, and so removes stale temporaries, when the total was counted more
+// than stale_temporary_age ago, even far below the limit; not when it was counted recently.
+TEST_F(DiskEvictionTest, ACacheThatNeverFillsIsStillClearedOfStaleTemporaries) {
+    const auto size = store_aged(1);
+    const auto folder = DiskCache(root_).entry_path(key_of(0)).parent_path();
+    const auto stale_file = folder / ("." + key_of(0) + ".bin.tmp.1.2.3");
+    std::ofstream(stale_file) << "half";
+    fs::last_write_time(stale_file, fs::file_time_type::clock::now() - std::chrono::hours(2));
+    const DiskCache cache(root_, false, 1000 * size);
+    ASSERT_TRUE(cache.store(key_of(1), entry_of(1)));
+    EXPECT_TRUE(fs::exists(stale_file)) << "counted recently: the store should not list";
+
+    {  // released before the next store, which waits for it
+        const auto lock = kiln::detail::CacheLock::acquire(root_);
+        const auto total = lock->recorded_total();
+        ASSERT_TRUE(total.has_value());
+        EXPECT_EQ(total->bytes, 2 * size);
+        const auto long_ago = std::chrono::duration_cast<std::chrono::seconds>(
+            std::chrono::system_clock::now().time_since_epoch() - std::chrono::hours(2));
+        lock->record_total({total->bytes, long_ago.count()});
+        EXPECT_EQ(lock->recorded_total()->counted_at, long_ago.count());
+    }
+    ASSERT_TRUE(cache.store(key_of(2), entry_of(2)));
+    EXPECT_FALSE(fs::exists(stale_file));
+    EXPECT_EQ(recorded_total(root_), 3 * size);
 }
 
 TEST_F(DiskEvictionTest, SizeLimitComesFromTheEnvironment) {

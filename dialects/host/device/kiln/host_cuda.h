@@ -1,20 +1,4 @@
-#include "device_header_texts.hpp"
-
-namespace kiln::detail::header_text {
-
-namespace {
-
-// The host backend's CUDA dialect: what a user's CUDA source (RawKernel, RawModule, JIT kernels)
-// needs besides kiln/host.h to compile unchanged for the CPU. A kernel's threads are either a
-// plain loop (the kernel called once per thread, inlined into the loop over the block) or, when
-// the module calls a barrier or warp function anywhere, fibers that libkiln switches between at
-// each of them (backends/host/block_scheduler.cpp). Which one is decided when the module loads:
-// calling one of those functions instantiates kiln_cuda_fiber_marker, whose initializer sets
-// kiln_cuda_fibers. Everything per thread or per block is thread_local: a block runs wholly on
-// one OS thread, so its fibers share one copy of __shared__ memory while blocks that run at once
-// on other threads have their own. KILN_CUDA_EXPORT (written after the source by the host
-// compiler) exports a __global__ function as a host kernel.
-constexpr std::string_view text = R"kiln(#ifndef KILN_HOST_CUDA_H
+#ifndef KILN_HOST_CUDA_H
 #define KILN_HOST_CUDA_H
 
 #include <assert.h>
@@ -297,12 +281,3 @@ struct kiln_cuda_kernel<void (*)(P...), Kernel> {
         kiln_cuda_kernel<decltype(&__VA_ARGS__), &__VA_ARGS__>::descriptor;
 
 #endif
-)kiln";
-
-}  // namespace
-
-std::string_view host_cuda_h() noexcept {
-    return text;
-}
-
-}  // namespace kiln::detail::header_text

@@ -1,13 +1,4 @@
-#include "device_header_texts.hpp"
-
-namespace kiln::detail::header_text {
-
-namespace {
-
-// Generated kernels must compile where cuda_fp16.h is not installed, so kiln defines its own type.
-// HIP's clang and host compilers with _Float16 (GCC 12, clang 15) convert through it; older host
-// compilers (clang 14 on x86) round in software, from double so that a double rounds only once.
-constexpr std::string_view text = R"kiln(#ifndef KILN_FLOAT16_H
+#ifndef KILN_FLOAT16_H
 #define KILN_FLOAT16_H
 
 namespace kiln {
@@ -95,12 +86,3 @@ struct float16 {
 }  // namespace kiln
 
 #endif
-)kiln";
-
-}  // namespace
-
-std::string_view float16_h() noexcept {
-    return text;
-}
-
-}  // namespace kiln::detail::header_text

@@ -1,15 +1,4 @@
-#include "device_header_texts.hpp"
-
-namespace kiln::detail::header_text {
-
-namespace {
-
-// The element-wise operations of kiln's ufuncs (include/kiln/ufuncs.hpp) where NumPy's meaning
-// differs from C++'s: integer arithmetic wraps (a signed overflow is undefined in C++, so it runs
-// on the unsigned twin), integer division and remainder by zero give 0, floor division and
-// remainder take the divisor's sign, maximum and minimum propagate NaN, shifts past the width
-// give 0 (or the sign), and every cast goes through float for float16.
-constexpr std::string_view text = R"kiln(#ifndef KILN_UFUNC_H
+#ifndef KILN_UFUNC_H
 #define KILN_UFUNC_H
 
 #include <kiln/complex.h>
@@ -273,12 +262,3 @@ __device__ inline auto nan_variance(const R& a, long long ddof) -> decltype(a._2
 }  // namespace kiln
 
 #endif
-)kiln";
-
-}  // namespace
-
-std::string_view ufunc_h() noexcept {
-    return text;
-}
-
-}  // namespace kiln::detail::header_text

@@ -1,14 +1,4 @@
-#include "device_header_texts.hpp"
-
-namespace kiln::detail::header_text {
-
-namespace {
-
-// The CUDA dialect's types and device functions on the host (kiln/host_cuda.h includes it): the
-// vector types, atomics (GCC's builtins, relaxed as CUDA's are; a compare-and-swap loop where they
-// have no operation), the integer and conversion intrinsics, and the math functions CUDA has
-// beyond C's, which <math.h> gives with their float and double overloads.
-constexpr std::string_view text = R"kiln(#ifndef KILN_HOST_CUDA_MATH_H
+#ifndef KILN_HOST_CUDA_MATH_H
 #define KILN_HOST_CUDA_MATH_H
 
 #define KILN_CUDA_VECTORS(T, name, align2, align4)                                       \
@@ -328,12 +318,3 @@ inline double __drcp_rn(double x) { return 1.0 / x; }
 inline float __frsqrt_rn(float x) { return 1.0f / sqrtf(x); }
 
 #endif
-)kiln";
-
-}  // namespace
-
-std::string_view host_cuda_math_h() noexcept {
-    return text;
-}
-
-}  // namespace kiln::detail::header_text

@@ -1,15 +1,4 @@
-#include "device_header_texts.hpp"
-
-namespace kiln::detail::header_text {
-
-namespace {
-
-// The host dialect's prelude, included before everything else (the host compiler's -include):
-// CUDA's function qualifiers become nothing, the C math library gives the overloads CUDA's math
-// functions have, and KILN_HOST_KERNEL exports a kernel body the way libkiln calls it
-// (backends/host/kernel_abi.hpp): a descriptor of its parameters and an entry point that runs a
-// range of the launch's blocks.
-constexpr std::string_view text = R"kiln(#ifndef KILN_HOST_H
+#ifndef KILN_HOST_H
 #define KILN_HOST_H
 
 #include <math.h>
@@ -144,12 +133,3 @@ struct kiln_host_entry<void (*)(const kiln_host_grid&, P...), Body> {
         &kiln_host_entry<decltype(&body), &body>::entry};
 
 #endif
-)kiln";
-
-}  // namespace
-
-std::string_view host_h() noexcept {
-    return text;
-}
-
-}  // namespace kiln::detail::header_text

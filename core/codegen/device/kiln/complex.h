@@ -1,21 +1,4 @@
-#include "device_header_texts.hpp"
-
-namespace kiln::detail::header_text {
-
-namespace {
-
-// complex<double> keeps 16-byte alignment on both vendors (CuPy loses it on HIP), so host
-// std::complex<double> arrays and device arrays share one layout, and a contiguous kernel moves
-// each element with one 16-byte access. The type stays trivially copyable (no copy constructor
-// or assignment of its own): reductions move it through warp shuffles as words.
-//
-// Mixed operations follow thrust::complex, which CuPy's kernels use: complex<T> with complex<U>,
-// or with any arithmetic U, computes in the type of T() + U() (complex<float> * 2 stays float,
-// complex<float> * 2.0 is complex<double>), and converts back implicitly on assignment.
-//
-// Inside namespace kiln the real math functions are called as ::sqrt, ::sqrtf...: kiln's own
-// complex sqrt, exp, log and abs would hide them from unqualified calls.
-constexpr std::string_view text = R"kiln(#ifndef KILN_COMPLEX_H
+#ifndef KILN_COMPLEX_H
 #define KILN_COMPLEX_H
 
 namespace kiln {
@@ -367,12 +350,3 @@ __device__ complex<detail::promoted<T, U>> pow(const U& x, const complex<T>& w) 
 }  // namespace kiln
 
 #endif
-)kiln";
-
-}  // namespace
-
-std::string_view complex_h() noexcept {
-    return text;
-}
-
-}  // namespace kiln::detail::header_text

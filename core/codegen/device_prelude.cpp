@@ -62,6 +62,14 @@ std::vector<DeviceHeader> device_headers(BackendKind backend, std::string_view t
     return headers;
 }
 
+std::string device_headers_fingerprint(BackendKind backend, std::string_view target) {
+    std::string fingerprint;
+    for (const auto& [name, file] : header_files(backend)) {
+        fingerprint.append(name).append(" ").append(file.sha256).append("\n");
+    }
+    return fingerprint + "warp size " + std::to_string(traits(backend).warp_size(target)) + "\n";
+}
+
 std::string_view device_prelude() noexcept {
     return "#include <kiln/device.h>\n";
 }

@@ -1,3 +1,5 @@
+// One spelling for kernels written once for both vendors. NVIDIA has double atomicAdd from
+// sm_60 only.
 #ifndef KILN_ATOMIC_H
 #define KILN_ATOMIC_H
 

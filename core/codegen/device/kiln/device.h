@@ -1,3 +1,5 @@
+// Generated kernels name dtypes as CuPy does (`complex<float>`, `float16`), unqualified, and
+// kernel bodies call complex functions as CuPy's do (`abs(z)`, `polar(r, theta)`).
 #ifndef KILN_DEVICE_H
 #define KILN_DEVICE_H
 

@@ -1,3 +1,5 @@
+// The host dialect's kiln/atomic.h: GCC's atomic builtins, and a compare-and-swap loop for floating
+// point, which they do not add. Relaxed, as CUDA's atomicAdd is.
 #ifndef KILN_ATOMIC_H
 #define KILN_ATOMIC_H
 
@@ -12,8 +14,8 @@ inline T kiln_atomic_add_floating(T* address, T value) {
     T sum;
     do {
         sum = old + value;
-    } while (!__atomic_compare_exchange(address, &old, &sum, true, __ATOMIC_RELAXED,
-                                        __ATOMIC_RELAXED));
+    } while (
+        !__atomic_compare_exchange(address, &old, &sum, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
     return old;
 }
 inline float kiln_atomic_add(float* address, float value) {

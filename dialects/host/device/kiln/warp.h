@@ -3,8 +3,12 @@
 
 // The threads in a warp (an AMD wavefront) on the target this source is compiled for, as a
 // literal for constant expressions: HIP's warpSize is a variable, and NVRTC's is not constexpr.
+// kiln writes the target's size in place of 32 (device_headers).
 #define KILN_WARP_SIZE 32
 
+// The host's shims serve user sources in the CUDA dialect (kiln/host_cuda.h, included before) and
+// are templates, so that only a module that calls one runs its threads as fibers. Generated host
+// kernels use only the size.
 #if defined(KILN_HOST_CUDA)
 template <typename T>
 inline T kiln_shfl_down(T value, unsigned int delta) {

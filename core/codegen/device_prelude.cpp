@@ -4,27 +4,70 @@
 
 #include "../backend_traits.hpp"
 
+#include <kiln/error.hpp>
+
 namespace kiln::detail {
 
-std::vector<DeviceHeader> device_headers(BackendKind backend, std::string_view target) {
+namespace {
+
+struct NamedFile {
+    std::string_view name;  // as included
+    header_text::DeviceFile file;
+};
+
+std::vector<NamedFile> header_files(BackendKind backend) {
     namespace text = header_text;
     const bool host = traits(backend).dialect == Dialect::host;
-    const int warp_size = traits(backend).warp_size(target);
-    std::vector<DeviceHeader> headers = {
-        {"kiln/atomic.h", std::string(host ? text::host_atomic_h() : text::atomic_h())},
-        {"kiln/complex.h", std::string(text::complex_h())},
-        {"kiln/device.h", std::string(text::device_h())},
-        {"kiln/float16.h", std::string(text::float16_h())},
-        {"kiln/limits.h", std::string(text::limits_h())},
-        {"kiln/ufunc.h", std::string(text::ufunc_h())},
-        {"kiln/warp.h", host ? text::host_warp_h(warp_size) : text::warp_h(warp_size)},
+    std::vector<NamedFile> files = {
+        {"kiln/atomic.h", host ? text::host_atomic_h() : text::atomic_h()},
+        {"kiln/complex.h", text::complex_h()},
+        {"kiln/device.h", text::device_h()},
+        {"kiln/float16.h", text::float16_h()},
+        {"kiln/limits.h", text::limits_h()},
+        {"kiln/ufunc.h", text::ufunc_h()},
+        {"kiln/warp.h", host ? text::host_warp_h() : text::warp_h()},
     };
     if (host) {
-        headers.push_back({"kiln/host.h", std::string(text::host_h())});
-        headers.push_back({"kiln/host_cuda.h", std::string(text::host_cuda_h())});
-        headers.push_back({"kiln/host_cuda_math.h", std::string(text::host_cuda_math_h())});
+        files.push_back({"kiln/host.h", text::host_h()});
+        files.push_back({"kiln/host_cuda.h", text::host_cuda_h()});
+        files.push_back({"kiln/host_cuda_math.h", text::host_cuda_math_h()});
+    }
+    return files;
+}
+
+// The warp headers' files spell 32; a target's literal replaces it, so that its constant
+// expressions see the target's size.
+std::string with_warp_size(std::string_view text, int warp_size) {
+    constexpr std::string_view file_line = "#define KILN_WARP_SIZE 32\n";
+    const auto at = text.find(file_line);
+    if (at == std::string_view::npos || text.find(file_line, at + 1) != std::string_view::npos) {
+        throw Error("device_headers: kiln/warp.h must define KILN_WARP_SIZE as 32 exactly once");
+    }
+    std::string spliced(text.substr(0, at));
+    spliced += "#define KILN_WARP_SIZE " + std::to_string(warp_size) + "\n";
+    spliced += text.substr(at + file_line.size());
+    return spliced;
+}
+
+}  // namespace
+
+std::vector<DeviceHeader> device_headers(BackendKind backend, std::string_view target) {
+    const int warp_size = traits(backend).warp_size(target);
+    std::vector<DeviceHeader> headers;
+    for (const auto& [name, file] : header_files(backend)) {
+        headers.push_back({std::string(name), name == "kiln/warp.h"
+                                                  ? with_warp_size(file.text, warp_size)
+                                                  : std::string(file.text)});
     }
     return headers;
+}
+
+std::string device_headers_fingerprint(BackendKind backend, std::string_view target) {
+    std::string fingerprint;
+    for (const auto& [name, file] : header_files(backend)) {
+        fingerprint.append(name).append(" ").append(file.sha256).append("\n");
+    }
+    return fingerprint + "warp size " + std::to_string(traits(backend).warp_size(target)) + "\n";
 }
 
 std::string_view device_prelude() noexcept {

@@ -21,7 +21,7 @@ presets=(asan "$(widest_preset)")
 export CTEST_PARALLEL_LEVEL=${CTEST_PARALLEL_LEVEL:-$(nproc)}
 
 format_status="ok"
-if ! git ls-files -- '*.cpp' '*.hpp' | xargs clang-format-14 --dry-run --Werror; then
+if ! git ls-files -- '*.cpp' '*.hpp' '*.h' '*.cuh' | xargs clang-format-14 --dry-run --Werror; then
     format_status="FAILED (run clang-format -i on the files above)"
 fi
 

@@ -8,6 +8,7 @@
 
 #include "../backend.hpp"
 
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -17,6 +18,11 @@ namespace kiln::detail {
 // differs between targets: it spells the target's warp size.
 [[nodiscard]] std::vector<DeviceHeader> device_headers(BackendKind backend,
                                                        std::string_view target);
+
+// What stands for device_headers(backend, target) in compile keys: each header's name and the
+// SHA-256 of its file, computed when libkiln was built, and the warp size written into
+// kiln/warp.h. An edited header changes it, and no text is hashed at run time.
+[[nodiscard]] std::string device_headers_fingerprint(BackendKind backend, std::string_view target);
 
 // The text every generated kernel's source starts with: the include of kiln/device.h.
 [[nodiscard]] std::string_view device_prelude() noexcept;

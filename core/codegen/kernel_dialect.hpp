@@ -5,8 +5,10 @@
 #pragma once
 
 #include "../backend.hpp"
+#include "device_header_texts.hpp"
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,6 +19,12 @@ struct ElementwiseDialect;
 struct MatmulDialect;
 struct ReductionDialect;
 struct ScanDialect;
+
+// One of a dialect's own device headers: its include name and its embedded file.
+struct DialectHeader {
+    std::string_view name;
+    header_text::DeviceFile file;
+};
 
 // The launch of a kernel whose threads (a GPU's) or blocks (the host's) take KILN_FOR_EACH_INDEX's
 // indices.
@@ -40,9 +48,8 @@ struct KernelDialect {
     // The one grid rule of KILN_FOR_EACH_INDEX kernels: `count` (> 0) indices on a device of
     // `multiprocessors` SMs, CUs or CPU threads.
     IndexGrid (*index_grid)(std::int64_t count, std::int64_t multiprocessors);
-    // The device headers of its own (device_prelude.hpp adds those every dialect shares), for a
-    // target of `warp_size` threads per warp.
-    std::vector<DeviceHeader> (*device_headers)(int warp_size);
+    // The device headers of its own (device_prelude.hpp adds those every dialect shares).
+    std::span<const DialectHeader> (*device_headers)();
     // Each family's part.
     const ElementwiseDialect& elementwise;
     const ReductionDialect& reduction;

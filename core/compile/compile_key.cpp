@@ -25,14 +25,10 @@ std::string cache_key(const CacheKeyParts& parts) {
     return to_hex(sha256(encoded));
 }
 
-std::string headers_digest(std::span<const DeviceHeader> headers) {
+std::string headers_digest(std::string_view fingerprint) {
     Bytes encoded;
-    append_run(encoded, std::string_view("kiln device headers 1"));
-    append_integer(encoded, headers.size(), 8);
-    for (const auto& header : headers) {
-        append_run(encoded, header.name);
-        append_run(encoded, header.text);
-    }
+    append_run(encoded, std::string_view("kiln device headers 2"));
+    append_run(encoded, fingerprint);
     return to_hex(sha256(encoded));
 }
 

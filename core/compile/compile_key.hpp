@@ -24,9 +24,9 @@ struct CacheKeyParts {
 // parts never encode to the same bytes (("ab", "c") and ("a", "bc") give different keys).
 [[nodiscard]] std::string cache_key(const CacheKeyParts& parts);
 
-// A digest of device headers' names and texts, which stands for them in compile keys: an edited
-// header changes every key, without hashing its text at every compile.
-[[nodiscard]] std::string headers_digest(std::span<const DeviceHeader> headers);
+// A digest of device headers' fingerprint (device_headers_fingerprint: their names and build-time
+// hashes), which stands for them in compile keys: an edited header changes every key.
+[[nodiscard]] std::string headers_digest(std::string_view fingerprint);
 
 // The key of `request` (its `key` field aside) compiled by `backend`'s compiler
 // `compiler_version`, with `digest` (headers_digest) standing for the request's headers. Name

@@ -30,7 +30,7 @@ const HeaderSet& header_set(BackendKind backend, std::string_view target) {
     auto found = sets.find(key);
     if (found == sets.end()) {
         auto headers = device_headers(backend, target);
-        auto digest = headers_digest(headers);
+        auto digest = headers_digest(device_headers_fingerprint(backend, target));
         found = sets.emplace(key, HeaderSet{std::move(headers), std::move(digest)}).first;
     }
     return found->second;

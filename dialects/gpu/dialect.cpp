@@ -7,11 +7,14 @@
 
 #include "../../core/codegen/device_header_texts.hpp"
 
+#include <array>
+
 namespace kiln::detail::gpu_dialect {
 
-std::vector<DeviceHeader> device_headers(int warp_size) {
-    return {{"kiln/atomic.h", std::string(header_text::atomic_h())},
-            {"kiln/warp.h", header_text::warp_h(warp_size)}};
+std::span<const DialectHeader> device_headers() {
+    static const std::array<DialectHeader, 2> headers{
+        {{"kiln/atomic.h", header_text::atomic_h()}, {"kiln/warp.h", header_text::warp_h()}}};
+    return headers;
 }
 
 const KernelDialect& dialect() {

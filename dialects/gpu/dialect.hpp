@@ -15,6 +15,6 @@ namespace kiln::detail::gpu_dialect {
 [[nodiscard]] std::string kernel_closing(std::string_view name);
 [[nodiscard]] std::string_view for_each_index_macro() noexcept;
 [[nodiscard]] IndexGrid index_grid(std::int64_t count, std::int64_t multiprocessors);
-[[nodiscard]] std::vector<DeviceHeader> device_headers(int warp_size);
+[[nodiscard]] std::span<const DialectHeader> device_headers();
 
 }  // namespace kiln::detail::gpu_dialect

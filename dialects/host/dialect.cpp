@@ -7,14 +7,18 @@
 
 #include "../../core/codegen/device_header_texts.hpp"
 
+#include <array>
+
 namespace kiln::detail::host_dialect {
 
-std::vector<DeviceHeader> device_headers(int warp_size) {
-    return {{"kiln/atomic.h", std::string(header_text::host_atomic_h())},
-            {"kiln/host.h", std::string(header_text::host_h())},
-            {"kiln/host_cuda.h", std::string(header_text::host_cuda_h())},
-            {"kiln/host_cuda_math.h", std::string(header_text::host_cuda_math_h())},
-            {"kiln/warp.h", header_text::host_warp_h(warp_size)}};
+std::span<const DialectHeader> device_headers() {
+    static const std::array<DialectHeader, 5> headers{
+        {{"kiln/atomic.h", header_text::host_atomic_h()},
+         {"kiln/host.h", header_text::host_h()},
+         {"kiln/host_cuda.h", header_text::host_cuda_h()},
+         {"kiln/host_cuda_math.h", header_text::host_cuda_math_h()},
+         {"kiln/warp.h", header_text::host_warp_h()}}};
+    return headers;
 }
 
 const KernelDialect& dialect() {

@@ -3,6 +3,7 @@
 // for every CI target, with no device.
 #include "backends/toolkit_headers.hpp"
 #include "core/backend.hpp"
+#include "core/codegen/device_prelude.hpp"
 #include "core/compile/compile_cache.hpp"
 #include "core/compile/compile_key.hpp"
 #include "tests/support/backend_under_test.hpp"
@@ -234,8 +235,10 @@ TEST(ToolkitHeaders, RequestsCarryTheToolkitOptionsInTheirKey) {
     EXPECT_TRUE(std::equal(toolkit.begin(), toolkit.end(), request.options.begin() + 1));
 
     const auto key_of = [&](const kiln::detail::CompileRequest& changed) {
-        return kiln::detail::compile_key(changed, backend().kind(), backend().compiler_version(),
-                                         kiln::detail::headers_digest(changed.headers));
+        return kiln::detail::compile_key(
+            changed, backend().kind(), backend().compiler_version(),
+            kiln::detail::headers_digest(
+                kiln::detail::device_headers_fingerprint(backend().kind(), changed.target)));
     };
     EXPECT_EQ(key_of(request), request.key);
     auto other_toolkit = request;

@@ -1,9 +1,15 @@
-// What only the host backend does: kernels that throw, its compiler's errors, kernels of one name
-// in several modules, the legacy default stream's ordering on worker threads, a machine without a
-// C++ compiler, and AddressSanitizer in kernels under the asan preset. Skips on the GPU backends.
+// What only the host backend does: kernels that throw, its compiler's errors, each device header
+// alone under its compiler, kernels of one name in several modules, the legacy default stream's
+// ordering on worker threads, a machine without a C++ compiler, and AddressSanitizer in kernels
+// under the asan preset. Skips on the GPU backends.
+#include "backends/host/compiler.hpp"
+#include "backends/host/prelude_cache.hpp"
+#include "backends/host/process.hpp"
 #include "core/backend.hpp"
+#include "core/codegen/device_prelude.hpp"
 #include "core/compile/compile_cache.hpp"
 #include "tests/support/backend_under_test.hpp"
+#include "tests/support/temporary_directory.hpp"
 #include "tests/support/test_kernels.hpp"
 
 #include <kiln/kiln.hpp>
@@ -13,6 +19,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -98,6 +105,28 @@ TEST(HostBackend, CompileErrorHasTheCompilersLogAndTheNumberedSource) {
         EXPECT_TRUE(contains(e.numbered_source(), "2\t    *x = undeclared_name;"))
             << e.numbered_source();
         EXPECT_TRUE(contains(e.what(), "undeclared_name")) << e.what();
+    }
+}
+
+// Each device header on its own under the host compiler, after kiln/host.h as every host compile
+// includes it first, so that none relies on another having been included before it.
+TEST(HostBackend, EachDeviceHeaderCompilesAloneAfterHostH) {
+    KILN_REQUIRE_HOST();
+    const auto& compiler = kiln::detail::host::host_compiler();
+    ASSERT_FALSE(compiler.path.empty()) << compiler.reason;
+    const kiln::test::TemporaryDirectory scratch("kiln-alone-");
+    const auto headers = kiln::detail::device_headers(kiln::BackendKind::host,
+                                                      kiln::Device::current().properties().arch);
+    kiln::detail::host::write_prelude(scratch.path() / "include", headers);
+    for (const auto& header : headers) {
+        SCOPED_TRACE(header.name);
+        const auto source = scratch.path() / "alone.cpp";
+        std::ofstream(source) << "#include <" << header.name << ">\n";
+        const auto result = kiln::detail::host::run_process(
+            {compiler.path, "-std=c++17", "-fsyntax-only", "-I",
+             (scratch.path() / "include").string(), "-include", "kiln/host.h", source.string()},
+            scratch.path());
+        EXPECT_EQ(result.exit_code, 0) << result.output;
     }
 }
 

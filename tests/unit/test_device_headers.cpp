@@ -1,11 +1,19 @@
-// The device headers' host side: which headers there are, and the warp size they spell.
+// The device headers' host side: which headers there are, the warp size they spell, and their
+// texts and hashes as embedded at build time.
+#include "core/codegen/device_header_texts.hpp"
 #include "core/codegen/device_prelude.hpp"
+#include "core/compile/sha256.hpp"
 
 #include <kiln/config.hpp>
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace {
 
@@ -57,6 +65,51 @@ TEST(DeviceHeaders, PreludeIncludesOnlyKilnsOwnHeaders) {
     EXPECT_EQ(included_by_device_h, headers.size() - 2)
         << "kiln/device.h includes every header but itself and kiln/ufunc.h, which only the "
            "ufuncs' kernels include";
+}
+
+// Each embedded header is its file in the source tree, byte for byte, with the SHA-256 that CMake
+// computed at build time, checked against libcrypto's.
+TEST(DeviceHeaders, EmbeddedTextsAreTheFilesWithTheirHashes) {
+    namespace text = kiln::detail::header_text;
+    const std::vector<std::pair<std::string, text::DeviceFile>> files = {
+        {"dialects/gpu/device/kiln/atomic.h", text::atomic_h()},
+        {"core/codegen/device/kiln/complex.h", text::complex_h()},
+        {"core/codegen/device/kiln/device.h", text::device_h()},
+        {"core/codegen/device/kiln/float16.h", text::float16_h()},
+        {"core/codegen/device/kiln/limits.h", text::limits_h()},
+        {"core/codegen/device/kiln/ufunc.h", text::ufunc_h()},
+        {"dialects/gpu/device/kiln/warp.h", text::warp_h()},
+        {"dialects/host/device/kiln/atomic.h", text::host_atomic_h()},
+        {"dialects/host/device/kiln/host.h", text::host_h()},
+        {"dialects/host/device/kiln/host_cuda.h", text::host_cuda_h()},
+        {"dialects/host/device/kiln/host_cuda_math.h", text::host_cuda_math_h()},
+        {"dialects/host/device/kiln/warp.h", text::host_warp_h()},
+    };
+    for (const auto& [path, file] : files) {
+        SCOPED_TRACE(path);
+        std::ifstream in(std::string(KILN_SOURCE_DIR) + "/" + path, std::ios::binary);
+        ASSERT_TRUE(in.is_open());
+        const std::string on_disk{std::istreambuf_iterator<char>(in), {}};
+        EXPECT_EQ(file.text, on_disk);
+        EXPECT_EQ(file.sha256, kiln::detail::sha256_hex(on_disk));
+    }
+}
+
+// The fingerprint names every header with its text's hash (at warp size 32 the warp header's text
+// is its file's), and the warp size, so targets of two warp sizes never share a key.
+TEST(DeviceHeaders, FingerprintHasEachHeadersHashAndTheWarpSize) {
+    for (const auto backend : {BackendKind::cuda, BackendKind::host}) {
+        const auto fingerprint = kiln::detail::device_headers_fingerprint(backend, "sm_90");
+        std::string expected;
+        for (const auto& header : device_headers(backend, "sm_90")) {
+            expected += header.name + " " + kiln::detail::sha256_hex(header.text) + "\n";
+        }
+        EXPECT_EQ(fingerprint, expected + "warp size 32\n");
+    }
+    if (KILN_HIP_NVIDIA == 0) {
+        EXPECT_NE(kiln::detail::device_headers_fingerprint(BackendKind::hip, "gfx90a"),
+                  kiln::detail::device_headers_fingerprint(BackendKind::hip, "gfx1030"));
+    }
 }
 
 }  // namespace

@@ -11,8 +11,8 @@ namespace kiln::detail {
 struct ScanDialect {
     // Scans `rows` (> 0) contiguous rows of `length` (> 0) elements from `in` into `out` on
     // `stream`.
-    void (*scan_rows)(ScanOperation operation, const ScanDtypes& dtypes, const void* in,
-                      void* out, std::int64_t rows, std::int64_t length, StreamView stream);
+    void (*scan_rows)(ScanOperation operation, const ScanDtypes& dtypes, const void* in, void* out,
+                      std::int64_t rows, std::int64_t length, StreamView stream);
 };
 
 }  // namespace kiln::detail

@@ -65,8 +65,7 @@ struct Elementwise {
                        KernelLauncher& launcher) {
         const ElementwiseLaunch plan =
             dialect_of(call.variant)
-                .elementwise
-                .launch(k, call.variant, call.values, launcher.multiprocessors());
+                .elementwise.launch(k, call.variant, call.values, launcher.multiprocessors());
         call.values.row_length = plan.row_length;
         call.values.tile_columns = plan.tile_columns;
         launcher.launch(function, {plan.grid, 1, 1}, {plan.block, 1, 1}, plan.shared_bytes,

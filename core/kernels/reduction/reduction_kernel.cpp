@@ -87,8 +87,7 @@ struct Reduction {
                                    call.variant.layout == ReductionLayout::columns};
         const ReductionLaunchPlan plan =
             dialect_of(call.variant)
-                .reduction
-                .plan(shape, {launcher.multiprocessors(), compiled.resident_blocks});
+                .reduction.plan(shape, {launcher.multiprocessors(), compiled.resident_blocks});
         void* partials = nullptr;
         if (plan.split > 1) {
             const auto bytes =

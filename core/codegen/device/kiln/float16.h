@@ -1,13 +1,7 @@
-#include "device_header_texts.hpp"
-
-namespace kiln::detail::header_text {
-
-namespace {
-
 // Generated kernels must compile where cuda_fp16.h is not installed, so kiln defines its own type.
 // HIP's clang and host compilers with _Float16 (GCC 12, clang 15) convert through it; older host
 // compilers (clang 14 on x86) round in software, from double so that a double rounds only once.
-constexpr std::string_view text = R"kiln(#ifndef KILN_FLOAT16_H
+#ifndef KILN_FLOAT16_H
 #define KILN_FLOAT16_H
 
 namespace kiln {
@@ -66,14 +60,24 @@ struct float16 {
 #if defined(KILN_SOFTWARE_FLOAT16)
     float16(float f) : bits(detail::half_from_double(f)) {}
     float16(double d) : bits(detail::half_from_double(d)) {}
-    operator float() const { return detail::half_to_float(bits); }
+    operator float() const {
+        return detail::half_to_float(bits);
+    }
 #elif defined(__HIPCC_RTC__) || defined(__HIP__) || defined(KILN_HOST)
-    __device__ float16(float f) : bits(__builtin_bit_cast(unsigned short, static_cast<_Float16>(f))) {}
-    __device__ float16(double d) : bits(__builtin_bit_cast(unsigned short, static_cast<_Float16>(d))) {}
-    __device__ operator float() const { return static_cast<float>(__builtin_bit_cast(_Float16, bits)); }
+    __device__ float16(float f)
+        : bits(__builtin_bit_cast(unsigned short, static_cast<_Float16>(f))) {}
+    __device__ float16(double d)
+        : bits(__builtin_bit_cast(unsigned short, static_cast<_Float16>(d))) {}
+    __device__ operator float() const {
+        return static_cast<float>(__builtin_bit_cast(_Float16, bits));
+    }
 #else
-    __device__ float16(float f) { asm("cvt.rn.f16.f32 %0, %1;" : "=h"(bits) : "f"(f)); }
-    __device__ float16(double d) { asm("cvt.rn.f16.f64 %0, %1;" : "=h"(bits) : "d"(d)); }
+    __device__ float16(float f) {
+        asm("cvt.rn.f16.f32 %0, %1;" : "=h"(bits) : "f"(f));
+    }
+    __device__ float16(double d) {
+        asm("cvt.rn.f16.f64 %0, %1;" : "=h"(bits) : "d"(d));
+    }
     __device__ operator float() const {
         float f;
         asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(bits));
@@ -95,12 +99,3 @@ struct float16 {
 }  // namespace kiln
 
 #endif
-)kiln";
-
-}  // namespace
-
-std::string_view float16_h() noexcept {
-    return text;
-}
-
-}  // namespace kiln::detail::header_text

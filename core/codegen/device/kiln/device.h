@@ -1,12 +1,6 @@
-#include "device_header_texts.hpp"
-
-namespace kiln::detail::header_text {
-
-namespace {
-
 // Generated kernels name dtypes as CuPy does (`complex<float>`, `float16`), unqualified, and
 // kernel bodies call complex functions as CuPy's do (`abs(z)`, `polar(r, theta)`).
-constexpr std::string_view text = R"kiln(#ifndef KILN_DEVICE_H
+#ifndef KILN_DEVICE_H
 #define KILN_DEVICE_H
 
 #include <kiln/atomic.h>
@@ -21,12 +15,3 @@ using kiln::float16;
 using kiln::polar;
 
 #endif
-)kiln";
-
-}  // namespace
-
-std::string_view device_h() noexcept {
-    return text;
-}
-
-}  // namespace kiln::detail::header_text

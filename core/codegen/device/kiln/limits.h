@@ -1,15 +1,9 @@
-#include "device_header_texts.hpp"
-
-namespace kiln::detail::header_text {
-
-namespace {
-
 // HIPRTC 5.2 has no <limits>, and neither compiler predefines INT64_MAX, NAN or INFINITY (nor
 // GCC's __INT_MAX__ family, under NVRTC). Floating-point limits are exact hexadecimal literals;
 // infinity and NaN are bit patterns, since no arithmetic yields them in a constant expression.
 // The constant members are enumerators: NVRTC gives every static constexpr data member device
 // storage, and a module with globals loads several times slower (measured on the H100).
-constexpr std::string_view text = R"kiln(#ifndef KILN_LIMITS_H
+#ifndef KILN_LIMITS_H
 #define KILN_LIMITS_H
 
 namespace kiln {
@@ -58,8 +52,9 @@ template <>
 struct numeric_limits<int> : detail::signed_limits<int, 2147483647> {};
 template <>
 struct numeric_limits<long>
-    : detail::signed_limits<long, (sizeof(long) == 8 ? long(9223372036854775807LL)
-                                                     : long(2147483647))> {};
+    : detail::signed_limits<long,
+                            (sizeof(long) == 8 ? long(9223372036854775807LL) : long(2147483647))> {
+};
 template <>
 struct numeric_limits<long long> : detail::signed_limits<long long, 9223372036854775807LL> {};
 template <>
@@ -116,12 +111,3 @@ struct numeric_limits<double> {
 }  // namespace kiln
 
 #endif
-)kiln";
-
-}  // namespace
-
-std::string_view limits_h() noexcept {
-    return text;
-}
-
-}  // namespace kiln::detail::header_text

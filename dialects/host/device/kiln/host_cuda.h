@@ -1,9 +1,3 @@
-#include "device_header_texts.hpp"
-
-namespace kiln::detail::header_text {
-
-namespace {
-
 // The host backend's CUDA dialect: what a user's CUDA source (RawKernel, RawModule, JIT kernels)
 // needs besides kiln/host.h to compile unchanged for the CPU. A kernel's threads are either a
 // plain loop (the kernel called once per thread, inlined into the loop over the block) or, when
@@ -14,7 +8,7 @@ namespace {
 // one OS thread, so its fibers share one copy of __shared__ memory while blocks that run at once
 // on other threads have their own. KILN_CUDA_EXPORT (written after the source by the host
 // compiler) exports a __global__ function as a host kernel.
-constexpr std::string_view text = R"kiln(#ifndef KILN_HOST_CUDA_H
+#ifndef KILN_HOST_CUDA_H
 #define KILN_HOST_CUDA_H
 
 #include <assert.h>
@@ -67,8 +61,8 @@ const bool kiln_cuda_fiber_marker<T>::value = (kiln_cuda_fibers = true);
 // Waits in the block's runtime; the fiber's own threadIdx is restored, since the others' runs
 // wrote theirs in between.
 template <class T>
-inline unsigned long long kiln_cuda_wait_warp(unsigned kind, unsigned mask, unsigned long long value,
-                                              int operand, int width) {
+inline unsigned long long kiln_cuda_wait_warp(unsigned kind, unsigned mask,
+                                              unsigned long long value, int operand, int width) {
     (void)&kiln_cuda_fiber_marker<T>::value;
     const uint3 self = threadIdx;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
@@ -193,15 +187,15 @@ inline unsigned __match_any_sync(unsigned mask, T value) {
 }
 template <class T>
 inline unsigned __match_all_sync(unsigned mask, T value, int* predicate) {
-    const unsigned long long result = kiln_cuda_wait_warp<T>(
-        kiln_warp_match_all, mask, kiln_cuda_bits(value), 0, warpSize);
+    const unsigned long long result =
+        kiln_cuda_wait_warp<T>(kiln_warp_match_all, mask, kiln_cuda_bits(value), 0, warpSize);
     *predicate = (int)(result >> 32);
     return (unsigned)result;
 }
-#define KILN_CUDA_REDUCE(name, kind, T)                                                \
-    template <class K = void>                                                          \
-    inline T name(unsigned mask, T value) {                                            \
-        return (T)kiln_cuda_wait_warp<K>(kind, mask, (unsigned)value, 0, warpSize);   \
+#define KILN_CUDA_REDUCE(name, kind, T)                                             \
+    template <class K = void>                                                       \
+    inline T name(unsigned mask, T value) {                                         \
+        return (T)kiln_cuda_wait_warp<K>(kind, mask, (unsigned)value, 0, warpSize); \
     }
 KILN_CUDA_REDUCE(__reduce_add_sync, kiln_warp_reduce_add, unsigned)
 KILN_CUDA_REDUCE(__reduce_min_sync, kiln_warp_reduce_min, unsigned)
@@ -292,17 +286,8 @@ struct kiln_cuda_kernel<void (*)(P...), Kernel> {
                                                     &entry};
 };
 
-#define KILN_CUDA_EXPORT(symbol, ...)                                                    \
-    extern "C" const kiln_host_kernel kiln_host_kernel_##symbol =                        \
+#define KILN_CUDA_EXPORT(symbol, ...)                             \
+    extern "C" const kiln_host_kernel kiln_host_kernel_##symbol = \
         kiln_cuda_kernel<decltype(&__VA_ARGS__), &__VA_ARGS__>::descriptor;
 
 #endif
-)kiln";
-
-}  // namespace
-
-std::string_view host_cuda_h() noexcept {
-    return text;
-}
-
-}  // namespace kiln::detail::header_text

@@ -1,9 +1,3 @@
-#include "device_header_texts.hpp"
-
-namespace kiln::detail::header_text {
-
-namespace {
-
 // complex<double> keeps 16-byte alignment on both vendors (CuPy loses it on HIP), so host
 // std::complex<double> arrays and device arrays share one layout, and a contiguous kernel moves
 // each element with one 16-byte access. The type stays trivially copyable (no copy constructor
@@ -15,7 +9,7 @@ namespace {
 //
 // Inside namespace kiln the real math functions are called as ::sqrt, ::sqrtf...: kiln's own
 // complex sqrt, exp, log and abs would hide them from unqualified calls.
-constexpr std::string_view text = R"kiln(#ifndef KILN_COMPLEX_H
+#ifndef KILN_COMPLEX_H
 #define KILN_COMPLEX_H
 
 namespace kiln {
@@ -64,12 +58,20 @@ template <class T, class U>
 using floating_promoted = typename floating<promoted<T, U>>::type;
 
 // The real math functions, overloaded on float and double under one name.
-#define KILN_DETAIL_REAL_FUNCTION(name, f, d)                       \
-    __device__ inline float name(float x) { return ::f(x); }        \
-    __device__ inline double name(double x) { return ::d(x); }
-#define KILN_DETAIL_REAL_FUNCTION2(name, f, d)                               \
-    __device__ inline float name(float x, float y) { return ::f(x, y); }     \
-    __device__ inline double name(double x, double y) { return ::d(x, y); }
+#define KILN_DETAIL_REAL_FUNCTION(name, f, d) \
+    __device__ inline float name(float x) {   \
+        return ::f(x);                        \
+    }                                         \
+    __device__ inline double name(double x) { \
+        return ::d(x);                        \
+    }
+#define KILN_DETAIL_REAL_FUNCTION2(name, f, d)          \
+    __device__ inline float name(float x, float y) {    \
+        return ::f(x, y);                               \
+    }                                                   \
+    __device__ inline double name(double x, double y) { \
+        return ::d(x, y);                               \
+    }
 KILN_DETAIL_REAL_FUNCTION(sqrt_of, sqrtf, sqrt)
 KILN_DETAIL_REAL_FUNCTION(abs_of, fabsf, fabs)
 KILN_DETAIL_REAL_FUNCTION(exp_of, expf, exp)
@@ -80,11 +82,19 @@ KILN_DETAIL_REAL_FUNCTION2(copysign_of, copysignf, copysign)
 #undef KILN_DETAIL_REAL_FUNCTION
 #undef KILN_DETAIL_REAL_FUNCTION2
 
-__device__ inline void sincos_of(float x, float* s, float* c) { ::sincosf(x, s, c); }
-__device__ inline void sincos_of(double x, double* s, double* c) { ::sincos(x, s, c); }
+__device__ inline void sincos_of(float x, float* s, float* c) {
+    ::sincosf(x, s, c);
+}
+__device__ inline void sincos_of(double x, double* s, double* c) {
+    ::sincos(x, s, c);
+}
 // Infinite: beyond the largest finite value.
-__device__ inline bool is_inf(float x) { return ::fabsf(x) > 0x1.fffffep+127F; }
-__device__ inline bool is_inf(double x) { return ::fabs(x) > 0x1.fffffffffffffp+1023; }
+__device__ inline bool is_inf(float x) {
+    return ::fabsf(x) > 0x1.fffffep+127F;
+}
+__device__ inline bool is_inf(double x) {
+    return ::fabs(x) > 0x1.fffffffffffffp+1023;
+}
 
 }  // namespace detail
 
@@ -367,12 +377,3 @@ __device__ complex<detail::promoted<T, U>> pow(const U& x, const complex<T>& w) 
 }  // namespace kiln
 
 #endif
-)kiln";
-
-}  // namespace
-
-std::string_view complex_h() noexcept {
-    return text;
-}
-
-}  // namespace kiln::detail::header_text

@@ -1,15 +1,9 @@
-#include "device_header_texts.hpp"
-
-namespace kiln::detail::header_text {
-
-namespace {
-
 // The host dialect's prelude, included before everything else (the host compiler's -include):
 // CUDA's function qualifiers become nothing, the C math library gives the overloads CUDA's math
 // functions have, and KILN_HOST_KERNEL exports a kernel body the way libkiln calls it
 // (backends/host/kernel_abi.hpp): a descriptor of its parameters and an entry point that runs a
 // range of the launch's blocks.
-constexpr std::string_view text = R"kiln(#ifndef KILN_HOST_H
+#ifndef KILN_HOST_H
 #define KILN_HOST_H
 
 #include <math.h>
@@ -26,13 +20,15 @@ constexpr std::string_view text = R"kiln(#ifndef KILN_HOST_H
 // 4 ulp, where the scalar ones are within 1 or 2, as CUDA's are. libkiln defines
 // KILN_HOST_VECTOR_MATH and links libmvec where glibc has them all (x86-64, glibc 2.35 and later).
 #ifdef KILN_HOST_VECTOR_MATH
-#define KILN_VECTOR_MATH(name, ...)                                                          \
+#define KILN_VECTOR_MATH(name, ...) \
     extern "C" __attribute__((simd("notinbranch"))) double name(__VA_ARGS__) noexcept;
-#define KILN_VECTOR_MATHF(name, ...)                                                         \
+#define KILN_VECTOR_MATHF(name, ...) \
     extern "C" __attribute__((simd("notinbranch"))) float name(__VA_ARGS__) noexcept;
 #define KILN_VECTOR_MATH_1(name) KILN_VECTOR_MATH(name, double) KILN_VECTOR_MATHF(name##f, float)
-#define KILN_VECTOR_MATH_2(name)                                                             \
+#define KILN_VECTOR_MATH_2(name) \
     KILN_VECTOR_MATH(name, double, double) KILN_VECTOR_MATHF(name##f, float, float)
+// Kept by hand: clang-format reads the invocations as one statement.
+// clang-format off
 KILN_VECTOR_MATH_1(acos) KILN_VECTOR_MATH_1(acosh) KILN_VECTOR_MATH_1(asin)
 KILN_VECTOR_MATH_1(asinh) KILN_VECTOR_MATH_1(atan) KILN_VECTOR_MATH_1(atanh)
 KILN_VECTOR_MATH_1(cbrt) KILN_VECTOR_MATH_1(cos) KILN_VECTOR_MATH_1(cosh)
@@ -42,6 +38,7 @@ KILN_VECTOR_MATH_1(log) KILN_VECTOR_MATH_1(log10) KILN_VECTOR_MATH_1(log1p)
 KILN_VECTOR_MATH_1(log2) KILN_VECTOR_MATH_1(sin) KILN_VECTOR_MATH_1(sinh)
 KILN_VECTOR_MATH_1(tan) KILN_VECTOR_MATH_1(tanh)
 KILN_VECTOR_MATH_2(atan2) KILN_VECTOR_MATH_2(hypot) KILN_VECTOR_MATH_2(pow)
+// clang-format on
 #undef KILN_VECTOR_MATH_2
 #undef KILN_VECTOR_MATH_1
 #undef KILN_VECTOR_MATHF
@@ -55,14 +52,15 @@ KILN_VECTOR_MATH_2(atan2) KILN_VECTOR_MATH_2(hypot) KILN_VECTOR_MATH_2(pow)
 #define __forceinline__ inline __attribute__((always_inline))
 #define __launch_bounds__(...)
 #define __restrict__ __restrict
-// No __noinline__: libstdc++ writes __attribute__((__noinline__)), which that macro would break.
+    // No __noinline__: libstdc++ writes __attribute__((__noinline__)), which that macro would
+    // break.
 
-// CUDA's min and max: of the arguments' common type; for floating point, fmin and fmax, which
-// return the other argument when one is NaN and order -0 before +0. Written as selects rather
-// than calls of the C library's fmin and fmax, which GCC does not inline, so that loops over them
-// vectorise.
-template <class A, class B, class C = decltype(true ? A() : B())>
-inline C min(A a, B b) {
+    // CUDA's min and max: of the arguments' common type; for floating point, fmin and fmax, which
+    // return the other argument when one is NaN and order -0 before +0. Written as selects rather
+    // than calls of the C library's fmin and fmax, which GCC does not inline, so that loops over
+    // them vectorise.
+    template <class A, class B, class C = decltype(true ? A() : B())>
+    inline C min(A a, B b) {
     if constexpr (std::is_floating_point<C>::value) {
         const C x = C(a);
         const C y = C(b);
@@ -92,8 +90,8 @@ struct kiln_host_runtime {
     void (*run_block)(void (*thread)(void* context, unsigned index), void* context,
                       const unsigned* block, const unsigned* block_dim);
     unsigned (*barrier)(int predicate);
-    unsigned long long (*warp)(unsigned kind, unsigned mask, unsigned long long value,
-                               int operand, int width);
+    unsigned long long (*warp)(unsigned kind, unsigned mask, unsigned long long value, int operand,
+                               int width);
 };
 
 // One call of a kernel: the launch's grid and block, and the blocks [first, end) to run, by
@@ -136,20 +134,11 @@ struct kiln_host_entry<void (*)(const kiln_host_grid&, P...), Body> {
 
 // The descriptor's symbol is the kernel's name after a prefix, so that it never clashes with a
 // function of the kernel's name (a CUDA-dialect kernel's own).
-#define KILN_HOST_KERNEL(name, body)                                                   \
-    extern "C" const kiln_host_kernel kiln_host_kernel_##name = {                      \
-        2u, kiln_host_entry<decltype(&body), &body>::count,                            \
-        kiln_host_entry<decltype(&body), &body>::sizes,                                \
-        kiln_host_entry<decltype(&body), &body>::alignments,                           \
+#define KILN_HOST_KERNEL(name, body)                              \
+    extern "C" const kiln_host_kernel kiln_host_kernel_##name = { \
+        2u, kiln_host_entry<decltype(&body), &body>::count,       \
+        kiln_host_entry<decltype(&body), &body>::sizes,           \
+        kiln_host_entry<decltype(&body), &body>::alignments,      \
         &kiln_host_entry<decltype(&body), &body>::entry};
 
 #endif
-)kiln";
-
-}  // namespace
-
-std::string_view host_h() noexcept {
-    return text;
-}
-
-}  // namespace kiln::detail::header_text

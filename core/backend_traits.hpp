@@ -10,7 +10,7 @@
 
 namespace kiln::detail {
 
-class KernelDialect;
+struct KernelDialect;
 
 struct BackendTraits {
     std::string_view name;  // as KILN_BACKEND spells it: "cuda"

@@ -141,7 +141,7 @@ namespace detail {
 
 DistributedArray distributed_from_host(const void* values, std::size_t count, DType dtype,
                                        const Shape& shape, const Communicators& comms,
-                                       std::optional<IndexMap> index_map) {
+                                       const std::optional<IndexMap>& index_map) {
     std::int64_t size = 1;
     for (const std::int64_t extent : shape) {
         size *= extent;
@@ -152,7 +152,7 @@ DistributedArray distributed_from_host(const void* values, std::size_t count, DT
                          " has " + std::to_string(size));
     }
     const auto* whole = static_cast<const std::byte*>(values);
-    return make_array(shape, dtype, std::move(index_map), comms, "distributed_array",
+    return make_array(shape, dtype, index_map, comms, "distributed_array",
                       [&](const ShardIndex& shard) {
                           ndarray block = kiln::empty(shard_shape(shard), dtype);
                           std::vector<std::uint8_t> bytes(block.nbytes());

@@ -135,7 +135,7 @@ private:
 template <class T>
 [[nodiscard]] DistributedArray distributed_array(std::span<const T> values, const Shape& shape,
                                                  const Communicators& comms,
-                                                 std::optional<IndexMap> index_map = std::nullopt);
+                                                 const std::optional<IndexMap>& index_map = {});
 
 /// `source` (an ndarray of this process, on any device) cut into shards, each copied to its
 /// rank's device. Across processes every process passes its own copy of the whole array.
@@ -165,14 +165,15 @@ namespace detail {
 [[nodiscard]] DistributedArray distributed_from_host(const void* values, std::size_t count,
                                                      DType dtype, const Shape& shape,
                                                      const Communicators& comms,
-                                                     std::optional<IndexMap> index_map);
+                                                     const std::optional<IndexMap>& index_map);
 }  // namespace detail
 
 template <class T>
 DistributedArray distributed_array(std::span<const T> values, const Shape& shape,
-                                   const Communicators& comms, std::optional<IndexMap> index_map) {
+                                   const Communicators& comms,
+                                   const std::optional<IndexMap>& index_map) {
     return detail::distributed_from_host(values.data(), values.size(), dtype_of<T>, shape, comms,
-                                         std::move(index_map));
+                                         index_map);
 }
 
 }  // namespace kiln::distributed

@@ -242,6 +242,54 @@ TEST(DistributedArray, ReductionsOverEveryElementMatchOneDevice) {
     EXPECT_EQ(dist::mean(ints).item<double>(), 6.5);
 }
 
+TEST(DistributedArray, ArgmaxIsTheFirstOccurrenceAcrossShards) {
+    KILN_REQUIRE_TWO_RANKS();
+    const auto comms = two_ranks();
+    const kiln::Shape shape = {9, 4};
+    std::vector<double> x = sample(36);
+    // Ties in rank 1's first block (row 1) and rank 0's block (row 3): rank 0's partial comes first
+    // in the gathered order, row 1 first in the array.
+    x[4 * 3 + 2] = 100;
+    x[4 * 1 + 3] = 100;
+    x[4 * 7 + 0] = -100;
+    x[4 * 5 + 1] = -100;
+    const ndarray ax = on_one_device(x, shape);
+    const DistributedArray a = sharded(x, shape, comms, uneven_rows());
+    EXPECT_EQ(dist::argmax(a).item<std::int64_t>(), kiln::argmax(ax).item<std::int64_t>());
+    EXPECT_EQ(dist::argmax(a).item<std::int64_t>(), 7);
+    EXPECT_EQ(dist::argmin(a).item<std::int64_t>(), kiln::argmin(ax).item<std::int64_t>());
+    EXPECT_EQ(dist::argmin(a).item<std::int64_t>(), 21);
+    // NaN wins, its first occurrence.
+    x[4 * 8 + 1] = std::nan("");
+    x[4 * 4 + 2] = std::nan("");
+    const ndarray with_nan = on_one_device(x, shape);
+    const DistributedArray b = sharded(x, shape, comms, uneven_rows());
+    EXPECT_EQ(dist::argmax(b).item<std::int64_t>(), kiln::argmax(with_nan).item<std::int64_t>());
+    EXPECT_EQ(dist::argmin(b).item<std::int64_t>(), 18);
+    EXPECT_TRUE(std::isnan(dist::max(b).item<double>()));
+}
+
+TEST(DistributedArray, NormAndAnEmptyShard) {
+    KILN_REQUIRE_TWO_RANKS();
+    const auto comms = two_ranks();
+    const std::vector<double> x = sample(36);
+    expect_close(dist::norm(sharded(x, {9, 4}, comms)),
+                 kiln::linalg::norm(on_one_device(x, {9, 4})), "norm");
+    std::vector<std::int32_t> ints = {3, -4};
+    const DistributedArray i =
+        dist::distributed_array(std::span<const std::int32_t>(ints), {2}, comms);
+    EXPECT_EQ(dist::norm(i).dtype(), kiln::float64);
+    EXPECT_EQ(dist::norm(i).item<double>(), 5.0);
+    // One element over two ranks: rank 1's shard is empty and has no partial result.
+    const std::vector<double> one = {-2.5};
+    const DistributedArray single = sharded(one, {1}, comms);
+    EXPECT_EQ(single.local_shards()[1].array.size(), 0);
+    EXPECT_EQ(dist::max(single).item<double>(), -2.5);
+    EXPECT_EQ(dist::argmin(single).item<std::int64_t>(), 0);
+    EXPECT_EQ(dist::sum(single).item<double>(), -2.5);
+    EXPECT_EQ(single.get<double>(), one);
+}
+
 TEST(DistributedArray, ReductionsAlongAnUnsplitAxisKeepThePartition) {
     KILN_REQUIRE_TWO_RANKS();
     const auto comms = two_ranks();

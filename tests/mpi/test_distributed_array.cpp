@@ -10,6 +10,7 @@
 #include <mpi.h>
 
 #include <cmath>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <span>
@@ -88,6 +89,9 @@ void check_against_one_device(const std::optional<dist::IndexMap>& map, const st
     expect_close(dist::sum(a), kiln::sum(ax), "sum, " + which);
     expect_close(dist::max(a), kiln::max(ax), "max, " + which);
     expect_close(dist::std(b), kiln::std(by), "std, " + which);
+    expect_close(dist::norm(a), kiln::linalg::norm(ax), "norm, " + which);
+    EXPECT_EQ(dist::argmax(a).item<std::int64_t>(), kiln::argmax(ax).item<std::int64_t>()) << which;
+    EXPECT_EQ(dist::argmin(b).item<std::int64_t>(), kiln::argmin(by).item<std::int64_t>()) << which;
     EXPECT_EQ(dist::sum(a, 1).get<double>(), kiln::sum(ax, 1).get<double>()) << which;
 }
 

@@ -30,6 +30,16 @@ namespace kiln::distributed {
 /// The standard deviation, the square root of var (numpy.std).
 [[nodiscard]] ndarray std(const DistributedArray& a, int ddof = 0);
 
+/// The flat index of the largest element, its first occurrence (or the first NaN), as int64
+/// (numpy.argmax).
+[[nodiscard]] ndarray argmax(const DistributedArray& a);
+/// The flat index of the smallest element, its first occurrence (or the first NaN), as int64
+/// (numpy.argmin).
+[[nodiscard]] ndarray argmin(const DistributedArray& a);
+/// The 2-norm of the flattened array, sqrt(sum(abs(a)**2)) (numpy.linalg.norm(a.ravel())):
+/// float64 for bool and integers, the real dtype of complex arrays.
+[[nodiscard]] ndarray norm(const DistributedArray& a);
+
 /// The sums along `axis`, which no shard splits (numpy.sum(a, axis)).
 [[nodiscard]] DistributedArray sum(const DistributedArray& a, std::int64_t axis);
 /// The products along `axis`, which no shard splits (numpy.prod(a, axis)).

@@ -182,6 +182,12 @@ TEST(DistributedArray, UfuncsAndOperatorsMatchOneDevice) {
     EXPECT_EQ((a < b).get<bool>(), (ax < by).get<bool>());
     EXPECT_EQ(dist::shardwise([](const ndarray& s) { return kiln::exp(-s); }, a).get<double>(),
               kiln::exp(-ax).get<double>());
+    // A function that makes arrays makes them on the shard's device (the sum is the first
+    // operand's).
+    const DistributedArray offsets =
+        dist::shardwise([](const ndarray& s) { return kiln::ones(s.shape()) + s; }, a);
+    EXPECT_EQ(offsets.local_shards()[1].array.device(), 1);
+    EXPECT_EQ(offsets.get<double>(), (ax + 1.0).get<double>());
     // NEP 50: an int32 array times a Python-like float is float64; times an int stays int32.
     const DistributedArray i = dist::full({5}, 3, comms);
     EXPECT_EQ((i * 2.5).dtype(), kiln::float64);

@@ -99,6 +99,8 @@ requires(detail::is_distributed_array<Operands> || ...) [[nodiscard]] Distribute
     std::vector<ndarray> results;
     results.reserve(like.local_shards().size());
     for (std::size_t i = 0; i < like.local_shards().size(); ++i) {
+        // Arrays the function makes belong to the shard's device.
+        const DeviceGuard guard(like.local_shards()[i].array.device());
         results.push_back(function(detail::shard_of(operands, i)...));
     }
     return detail::from_shard_results(

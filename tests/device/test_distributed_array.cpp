@@ -126,6 +126,27 @@ TEST(DistributedArray, TwoDimensionalBlocksFromAnArray) {
     EXPECT_EQ(from_host.get<std::int32_t>(), values);
 }
 
+TEST(DistributedArray, ThreeDimensionalBlocksSplitAlongTheMiddleAxis) {
+    KILN_REQUIRE_TWO_RANKS();
+    const auto comms = two_ranks();
+    std::vector<std::int16_t> values(60);
+    std::iota(values.begin(), values.end(), 0);
+    const DistributedArray a =
+        dist::distributed_array(std::span<const std::int16_t>(values), {3, 4, 5}, comms,
+                                dist::split_index_map({3, 4, 5}, 2, 1));
+    // Shard 1 is a[:, 2:4, :]: element (i, j, k) is 20 i + 5 j + k.
+    std::vector<std::int16_t> expected;
+    for (int i = 0; i < 3; ++i) {
+        for (int j = 2; j < 4; ++j) {
+            for (int k = 0; k < 5; ++k) {
+                expected.push_back(static_cast<std::int16_t>(20 * i + 5 * j + k));
+            }
+        }
+    }
+    EXPECT_EQ(a.local_shards()[1].array.get<std::int16_t>(), expected);
+    EXPECT_EQ(a.get<std::int16_t>(), values);
+}
+
 TEST(DistributedArray, CreationFillsEveryShard) {
     KILN_REQUIRE_TWO_RANKS();
     const auto comms = two_ranks();

@@ -126,9 +126,13 @@ requires(detail::is_distributed_array<X> || detail::is_distributed_array<Y>)
     return shardwise([ufunc](const auto& a, const auto& b) { return ufunc(a, b, {}); }, x, y);
 }
 
+/// What the operators take: a distributed array or a C++ scalar, as ndarray's operators do.
+template <class T>
+concept operator_operand = detail::is_distributed_array<T> || has_dtype<std::remove_cvref_t<T>>;
+
 /// x op y shard-wise, as the ndarray operator (kiln/operators.hpp); either side may be a scalar.
 #define KILN_DISTRIBUTED_BINARY_OPERATOR(op)                                         \
-    template <shardwise_operand X, shardwise_operand Y>                              \
+    template <operator_operand X, operator_operand Y>                                \
     requires(detail::is_distributed_array<X> || detail::is_distributed_array<Y>)     \
         [[nodiscard]] DistributedArray                                               \
         operator op(const X& x, const Y& y) {                                        \

@@ -131,7 +131,7 @@ DistributedArray ones(const Shape& shape, const Communicators& comms, DType dtyp
 
 DistributedArray full(const Shape& shape, const Scalar& value, const Communicators& comms,
                       std::optional<DType> dtype, std::optional<IndexMap> index_map) {
-    const DType type = kiln::full({0}, value, dtype).dtype();
+    const DType type = dtype.value_or(value.dtype());
     return make_array(shape, type, std::move(index_map), comms, "full", [&](const ShardIndex& s) {
         return kiln::full(detail::shard_shape(s), value, type);
     });

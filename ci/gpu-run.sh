@@ -253,23 +253,26 @@ for test in "$here"/mpi/kiln-mpi-tests-*; do
         sum_skipped=$((sum_skipped + skipped))
     fi
 done
-# The sharded MSE example: two ranks on the host backend, and one rank on the GPU (from_mpi's
-# GPU path, a one-rank NCCL communicator).
-if [ -x "$here/mpi/sharded_mse" ] && command -v mpirun >/dev/null; then
+# The MSE examples (sharded by hand, and by DistributedArray): two ranks on the host backend, and
+# one rank on the GPU (from_mpi's GPU path, a one-rank NCCL communicator).
+for example in sharded_mse distributed_mse; do
+    if [ ! -x "$here/mpi/$example" ] || ! command -v mpirun >/dev/null; then
+        continue
+    fi
     for run in "host 2" "$gpu_backend 1"; do
         read -r backend ranks <<<"$run"
         OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 KILN_BACKEND=$backend timeout 300 \
-            mpirun -np "$ranks" "$here/mpi/sharded_mse" 10000000 >"$results/sharded_mse-$backend.txt" 2>&1
+            mpirun -np "$ranks" "$here/mpi/$example" 10000000 >"$results/$example-$backend.txt" 2>&1
         rc=$?
-        say 'sharded_mse on %s, %s rank(s): %s\n' "$backend" "$ranks" \
-            "$(tail -n 3 "$results/sharded_mse-$backend.txt" | tr '\n' ' ')"
+        say '%s on %s, %s rank(s): %s\n' "$example" "$backend" "$ranks" \
+            "$(tail -n 3 "$results/$example-$backend.txt" | tr '\n' ' ')"
         if [ "$rc" -eq 0 ]; then
             sum_passed=$((sum_passed + 1))
         else
             sum_failed=$((sum_failed + 1))
         fi
     done
-fi
+done
 grep -h '^\[ device' "$results"/*.txt | sort -u | tee -a "$summary"
 [ "$demo_rc" -eq 0 ] || { say 'kiln-demo failed (%d)\n' "$demo_rc"; sum_failed=$((sum_failed + 1)); }
 [ "$bench" -eq 0 ] || run_bench

@@ -23,7 +23,8 @@ find "$build/tests" -maxdepth 1 -type f -name 'kiln-*-tests*' ! -name 'kiln-mpi-
 # The two-rank tests run under the GPU machine's own mpirun (run.sh), with its libmpi: neither is
 # bundled, since an MPI library must match the launcher that starts it.
 mkdir -p "$out/mpi"
-find "$build/tests" "$build/examples" -maxdepth 1 -type f \( -name 'kiln-mpi-tests*' -o -name sharded_mse \) \
+find "$build/tests" "$build/examples" -maxdepth 1 -type f \
+    \( -name 'kiln-mpi-tests*' -o -name sharded_mse -o -name distributed_mse \) \
     -perm -u+x -exec cp {} "$out/mpi/" \;
 # The sanitized presets build no benchmark or demo (and may hold stale ones from before).
 if grep -q '^KILN_BUILD_BENCH:BOOL=ON' "$build/CMakeCache.txt"; then

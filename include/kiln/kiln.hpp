@@ -14,7 +14,8 @@
 
 /// @namespace kiln::distributed
 /// Communication between devices and processes (CuPy's cupyx.distributed): Communicator over
-/// NCCL, RCCL or the host backend, and the optional MPI bootstrap.
+/// NCCL, RCCL or the host backend, the optional MPI bootstrap, and DistributedArray, one array
+/// sharded across a communicator's ranks.
 
 /// @namespace kiln::fusion
 /// The expressions that kiln::fuse traces: Var and the ufuncs and reductions over it.
@@ -33,6 +34,9 @@
 #include <kiln/compile_cache.hpp>
 #include <kiln/config.hpp>
 #include <kiln/device.hpp>
+#include <kiln/distributed/array.hpp>
+#include <kiln/distributed/array_reductions.hpp>
+#include <kiln/distributed/array_shardwise.hpp>
 #include <kiln/distributed/communicator.hpp>
 #include <kiln/distributed/group.hpp>
 #include <kiln/dlpack.hpp>

@@ -1,0 +1,305 @@
+// Reductions of a distributed array: every shard reduces on its device; over every element the
+// ranks' partial results then travel by one all_gather (a fixed number of slots per rank, since a
+// rank may hold several shards or none) and reduce once more.
+#include "index_map.hpp"
+
+#include <kiln/distributed/array_reductions.hpp>
+#include <kiln/distributed/array_shardwise.hpp>
+#include <kiln/distributed/group.hpp>
+#include <kiln/error.hpp>
+#include <kiln/manipulation.hpp>
+#include <kiln/reductions.hpp>
+#include <kiln/ufuncs.hpp>
+
+#include <algorithm>
+#include <functional>
+#include <limits>
+#include <map>
+#include <numeric>
+#include <string>
+#include <utility>
+
+namespace kiln::distributed {
+
+namespace {
+
+using Reduce = std::function<ndarray(const ndarray&)>;
+
+// A local shard's partial result, and its rank.
+struct Partial {
+    int rank = 0;
+    ndarray value;
+};
+
+// Whether a shard has elements, and so a partial result: max and argmax have none for an empty
+// shard, and sum's would add nothing.
+bool has_elements(const ShardIndex& shard) {
+    return std::all_of(shard.ranges.begin(), shard.ranges.end(),
+                       [](const AxisRange& range) { return range.end > range.begin; });
+}
+
+std::vector<std::int64_t> partials_per_rank(const DistributedArray& a) {
+    std::vector<std::int64_t> counts(static_cast<std::size_t>(a.comms()->front().size()), 0);
+    for (const ShardIndex& shard : a.index_map()) {
+        counts[static_cast<std::size_t>(shard.rank)] += has_elements(shard) ? 1 : 0;
+    }
+    return counts;
+}
+
+// `reduce` of each local shard that has elements, on its device.
+std::vector<Partial> local_partials(const DistributedArray& a,
+                                    const std::function<ndarray(const Shard&)>& reduce) {
+    std::vector<Partial> partials;
+    for (const Shard& shard : a.local_shards()) {
+        const ShardIndex& where = a.index_map()[shard.index];
+        if (has_elements(where)) {
+            const DeviceGuard guard(shard.array.device());
+            partials.push_back({where.rank, reduce(shard)});
+        }
+    }
+    return partials;
+}
+
+// Each local rank's partial results, `slots` of them (its own first, the rest zero), on its
+// device.
+std::vector<ndarray> rank_slots(const DistributedArray& a, const std::vector<Partial>& partials,
+                                DType dtype, std::int64_t slots) {
+    std::vector<ndarray> mine;
+    for (const Communicator& comm : *a.comms()) {
+        const DeviceGuard guard(comm.device());
+        ndarray slot = kiln::zeros({slots}, dtype);
+        std::int64_t next = 0;
+        for (const Partial& partial : partials) {
+            if (partial.rank == comm.rank()) {
+                copyto(slot.slice(std::vector<Index>{next++}), partial.value);
+            }
+        }
+        mine.push_back(std::move(slot));
+    }
+    return mine;
+}
+
+// Every rank's partial results (of `dtype`), in rank order, on the first local rank's device:
+// one all_gather of a fixed number of slots per rank, then the slots in use.
+ndarray gather_partials(const DistributedArray& a, const std::vector<Partial>& partials,
+                        DType dtype) {
+    const std::vector<Communicator>& comms = *a.comms();
+    const std::vector<std::int64_t> counts = partials_per_rank(a);
+    const std::int64_t slots =
+        std::max<std::int64_t>(1, *std::max_element(counts.begin(), counts.end()));
+    const std::vector<ndarray> mine = rank_slots(a, partials, dtype, slots);
+    std::vector<ndarray> gathered;
+    Group group;
+    for (std::size_t r = 0; r < comms.size(); ++r) {
+        const DeviceGuard guard(comms[r].device());
+        gathered.push_back(kiln::empty({slots * comms[r].size()}, dtype));
+        comms[r].all_gather(mine[r], gathered.back());
+    }
+    group.end();
+    for (const Communicator& comm : comms) {
+        comm.synchronize();
+    }
+    const DeviceGuard guard(comms.front().device());
+    ndarray compact =
+        kiln::empty({std::accumulate(counts.begin(), counts.end(), std::int64_t{0})}, dtype);
+    std::int64_t next = 0;
+    for (std::size_t r = 0; r < counts.size(); ++r) {
+        const auto first = static_cast<std::int64_t>(r) * slots;
+        copyto(compact.slice(std::vector<Index>{Slice{next, next + counts[r]}}),
+               gathered.front().slice(std::vector<Index>{Slice{first, first + counts[r]}}));
+        next += counts[r];
+    }
+    return compact;
+}
+
+// `reduce` of every shard, the partial results of every rank gathered, and `combine` of them on
+// the device of the first local rank.
+ndarray reduce_all(const DistributedArray& a, const Reduce& reduce, const Reduce& combine) {
+    const std::vector<Partial> partials =
+        local_partials(a, [&](const Shard& shard) { return reduce(shard.array); });
+    const DType dtype =
+        partials.empty() ? reduce(detail::probe_array(a)).dtype() : partials.front().value.dtype();
+    return combine(gather_partials(a, partials, dtype));
+}
+
+// The flat index in the whole array of element `local` (flat, C order) of `shard`.
+std::int64_t global_index(const Shape& shape, const ShardIndex& shard, std::int64_t local) {
+    std::vector<std::int64_t> coordinate(shape.size());
+    for (std::size_t axis = shape.size(); axis-- > 0;) {
+        const std::int64_t extent = shard.ranges[axis].end - shard.ranges[axis].begin;
+        coordinate[axis] = shard.ranges[axis].begin + local % extent;
+        local /= extent;
+    }
+    std::int64_t index = 0;
+    for (std::size_t axis = 0; axis < shape.size(); ++axis) {
+        index = index * shape[axis] + coordinate[axis];
+    }
+    return index;
+}
+
+// The flat index of the element that `best` (max or min) picks, with `arg` (argmax or argmin)
+// on each shard: each shard's candidate and its index travel, and of the candidates equal to the
+// best (or NaN, when it is) the smallest index wins, as NumPy's first occurrence.
+ndarray arg_reduce(const DistributedArray& a, const Reduce& best, const Reduce& arg) {
+    const std::vector<Partial> values =
+        local_partials(a, [&](const Shard& shard) { return best(shard.array); });
+    const std::vector<Partial> indices = local_partials(a, [&](const Shard& shard) {
+        const auto local = arg(shard.array).item<std::int64_t>();
+        return kiln::full({}, global_index(a.shape(), a.index_map()[shard.index], local), int64);
+    });
+    const DType dtype =
+        values.empty() ? best(detail::probe_array(a)).dtype() : values.front().value.dtype();
+    const ndarray candidates = gather_partials(a, values, dtype);
+    const ndarray found_at = gather_partials(a, indices, int64);
+    const DeviceGuard guard(a.comms()->front().device());
+    const ndarray chosen =
+        candidates.slice(std::vector<Index>{arg(candidates).item<std::int64_t>()});
+    const ndarray tied =
+        kiln::logical_or(kiln::equal(candidates, chosen),
+                         kiln::logical_and(kiln::isnan(candidates), kiln::isnan(chosen)));
+    return kiln::min(kiln::where(tied, found_at, std::numeric_limits<std::int64_t>::max()));
+}
+
+// `reduce` of each shard along `axis`, which no shard splits.
+DistributedArray reduce_along(const DistributedArray& a, std::int64_t axis,
+                              const std::function<ndarray(const ndarray&, int)>& reduce,
+                              const char* function) {
+    const std::int64_t ndim = a.ndim();
+    const std::string where = "kiln: distributed." + std::string(function) + ": argument 'axis' ";
+    if (axis < -ndim || axis >= ndim) {
+        throw IndexError(where + std::to_string(axis) + " is out of bounds for shape " +
+                         to_string(a.shape()));
+    }
+    const auto split = static_cast<std::size_t>(axis < 0 ? axis + ndim : axis);
+    IndexMap map = a.index_map();
+    for (std::size_t s = 0; s < map.size(); ++s) {
+        if (map[s].ranges[split] != AxisRange{0, a.shape()[split]}) {
+            throw ValueError(where + std::to_string(axis) + " is split between shards (shard " +
+                             std::to_string(s) +
+                             " does not span it); reducing along a split axis is not done yet");
+        }
+        map[s].ranges.erase(map[s].ranges.begin() + static_cast<std::ptrdiff_t>(split));
+    }
+    Shape shape = a.shape();
+    shape.erase(shape.begin() + static_cast<std::ptrdiff_t>(split));
+    std::vector<Shard> shards;
+    for (const Shard& shard : a.local_shards()) {
+        const DeviceGuard guard(shard.array.device());
+        ndarray result = reduce(shard.array, static_cast<int>(split));
+        shards.push_back({shard.index, result.c_contiguous() ? result : result.copy()});
+    }
+    const DType dtype = shards.empty()
+                            ? reduce(detail::probe_array(a), static_cast<int>(split)).dtype()
+                            : shards.front().array.dtype();
+    return {std::move(shape), dtype, std::move(map), a.comms(), std::move(shards), function};
+}
+
+// NumPy's dtype of a mean: float64 for bool and integers, the array's own otherwise.
+DType mean_dtype(DType dtype) {
+    const char k = kind(dtype);
+    return k == 'b' || k == 'i' || k == 'u' ? float64 : dtype;
+}
+
+ndarray divided(const ndarray& total, std::int64_t count) {
+    return kiln::true_divide(total, static_cast<double>(count));
+}
+
+}  // namespace
+
+ndarray sum(const DistributedArray& a) {
+    const Reduce sum = [](const ndarray& x) { return kiln::sum(x); };
+    return reduce_all(a, sum, sum);
+}
+
+ndarray prod(const DistributedArray& a) {
+    const Reduce prod = [](const ndarray& x) { return kiln::prod(x); };
+    return reduce_all(a, prod, prod);
+}
+
+ndarray max(const DistributedArray& a) {
+    const Reduce max = [](const ndarray& x) { return kiln::max(x); };
+    return reduce_all(a, max, max);
+}
+
+ndarray min(const DistributedArray& a) {
+    const Reduce min = [](const ndarray& x) { return kiln::min(x); };
+    return reduce_all(a, min, min);
+}
+
+ndarray mean(const DistributedArray& a) {
+    const DType dtype = mean_dtype(a.dtype());
+    return reduce_all(
+        a, [&](const ndarray& x) { return kiln::sum(x, {.dtype = dtype}); },
+        [&](const ndarray& x) { return divided(kiln::sum(x), a.size()); });
+}
+
+ndarray var(const DistributedArray& a, int ddof) {
+    const ndarray center = mean(a);
+    std::map<int, ndarray> centers;  // the mean, copied once to each shard's device
+    const auto squared_deviation = [&](const ndarray& x) {
+        auto [at, fresh] = centers.try_emplace(x.device());
+        if (fresh) {
+            at->second = center.to_device(Device(x.device()));
+        }
+        return kiln::sum(kiln::square(kiln::absolute(kiln::subtract(x, at->second))));
+    };
+    return reduce_all(a, squared_deviation,
+                      [&](const ndarray& x) { return divided(kiln::sum(x), a.size() - ddof); });
+}
+
+ndarray std(const DistributedArray& a, int ddof) {
+    return kiln::sqrt(var(a, ddof));
+}
+
+ndarray argmax(const DistributedArray& a) {
+    return arg_reduce(
+        a, [](const ndarray& x) { return kiln::max(x); },
+        [](const ndarray& x) { return kiln::argmax(x); });
+}
+
+ndarray argmin(const DistributedArray& a) {
+    return arg_reduce(
+        a, [](const ndarray& x) { return kiln::min(x); },
+        [](const ndarray& x) { return kiln::argmin(x); });
+}
+
+ndarray norm(const DistributedArray& a) {
+    // numpy.linalg.norm's dtypes: float64 for bool and integers, float16 summed in float32.
+    const DType type = a.dtype() == float16 ? float32 : mean_dtype(a.dtype());
+    return reduce_all(
+        a,
+        [&](const ndarray& x) {
+            return kiln::sum(kiln::square(kiln::absolute(x.astype(type, false))));
+        },
+        [&](const ndarray& x) {
+            const ndarray root = kiln::sqrt(kiln::sum(x));
+            return a.dtype() == float16 ? root.astype(float16) : root;
+        });
+}
+
+DistributedArray sum(const DistributedArray& a, std::int64_t axis) {
+    return reduce_along(
+        a, axis, [](const ndarray& x, int along) { return kiln::sum(x, along); }, "sum");
+}
+
+DistributedArray prod(const DistributedArray& a, std::int64_t axis) {
+    return reduce_along(
+        a, axis, [](const ndarray& x, int along) { return kiln::prod(x, along); }, "prod");
+}
+
+DistributedArray max(const DistributedArray& a, std::int64_t axis) {
+    return reduce_along(
+        a, axis, [](const ndarray& x, int along) { return kiln::max(x, along); }, "max");
+}
+
+DistributedArray min(const DistributedArray& a, std::int64_t axis) {
+    return reduce_along(
+        a, axis, [](const ndarray& x, int along) { return kiln::min(x, along); }, "min");
+}
+
+DistributedArray mean(const DistributedArray& a, std::int64_t axis) {
+    return reduce_along(
+        a, axis, [](const ndarray& x, int along) { return kiln::mean(x, along); }, "mean");
+}
+
+}  // namespace kiln::distributed

@@ -1,0 +1,109 @@
+// kiln::distributed::DistributedArray across two processes (from_mpi): each rank holds its own
+// shards, and get, gather and the reductions bring the other rank's through the communicator.
+// Every result is checked on both ranks against the same computation on one device of the rank
+// (each rank has the whole data). A map that leaves rank 1 without a shard checks that a rank
+// with nothing still learns the result's dtype and joins every collective.
+#include <kiln/distributed/mpi.hpp>
+#include <kiln/kiln.hpp>
+
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace dist = kiln::distributed;
+using kiln::ndarray;
+
+// This process's one rank of the world, made once, or why there is none (the same on every
+// rank).
+struct Ranks {
+    dist::Communicators comms;
+    std::string missing;
+};
+
+const Ranks& world_ranks() {
+    static const Ranks ranks = [] {
+        Ranks made;
+        int size = 0;
+        MPI_Comm_size(MPI_COMM_WORLD, &size);
+        if (size != 2) {
+            made.missing =
+                "run under mpirun -np 2 (this run has " + std::to_string(size) + " rank(s))";
+            return made;
+        }
+        try {
+            auto comms = std::make_shared<std::vector<dist::Communicator>>();
+            comms->push_back(dist::from_mpi(MPI_COMM_WORLD));
+            made.comms = std::move(comms);
+        } catch (const kiln::NoDevice& e) {
+            made.missing = e.what();
+        }
+        return made;
+    }();
+    return ranks;
+}
+
+#define KILN_REQUIRE_TWO_RANKS()        \
+    if (!world_ranks().missing.empty()) \
+    GTEST_SKIP() << world_ranks().missing
+
+std::vector<double> sample(std::size_t n, double scale) {
+    std::vector<double> v(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        v[i] = scale * (static_cast<double>(i % 13) - 4.5);
+    }
+    return v;
+}
+
+void expect_close(const ndarray& got, const ndarray& expected, const std::string& what) {
+    ASSERT_EQ(got.dtype(), expected.dtype()) << what;
+    const double want = expected.item<double>();
+    EXPECT_NEAR(got.item<double>(), want, 1e-12 * std::abs(want)) << what;
+}
+
+// Sharded by `map` (the default split when none), every result against one device's.
+void check_against_one_device(const std::optional<dist::IndexMap>& map, const std::string& which) {
+    const auto& comms = world_ranks().comms;
+    const kiln::Shape shape = {9, 3};
+    const std::vector<double> x = sample(27, 1.0);
+    const std::vector<double> y = sample(27, 0.5);
+    const dist::DistributedArray a =
+        dist::distributed_array(std::span<const double>(x), shape, comms, map);
+    const dist::DistributedArray b =
+        dist::distributed_array(std::span<const double>(y), shape, comms, map);
+    const ndarray ax = kiln::array(x, shape);
+    const ndarray by = kiln::array(y, shape);
+    EXPECT_EQ(a.get<double>(), x) << which;
+    EXPECT_EQ(a.gather(kiln::Device(0)).get<double>(), x) << which;
+    const dist::DistributedArray squared = (a - b) * (a - b);
+    EXPECT_EQ(squared.get<double>(), ((ax - by) * (ax - by)).get<double>()) << which;
+    expect_close(dist::mean(squared), kiln::mean((ax - by) * (ax - by)), "mse, " + which);
+    expect_close(dist::sum(a), kiln::sum(ax), "sum, " + which);
+    expect_close(dist::max(a), kiln::max(ax), "max, " + which);
+    expect_close(dist::std(b), kiln::std(by), "std, " + which);
+    expect_close(dist::norm(a), kiln::linalg::norm(ax), "norm, " + which);
+    EXPECT_EQ(dist::argmax(a).item<std::int64_t>(), kiln::argmax(ax).item<std::int64_t>()) << which;
+    EXPECT_EQ(dist::argmin(b).item<std::int64_t>(), kiln::argmin(by).item<std::int64_t>()) << which;
+    EXPECT_EQ(dist::sum(a, 1).get<double>(), kiln::sum(ax, 1).get<double>()) << which;
+}
+
+TEST(TwoRanksDistributedArray, DefaultSplitMatchesOneDevice) {
+    KILN_REQUIRE_TWO_RANKS();
+    check_against_one_device(std::nullopt, "default split");
+}
+
+TEST(TwoRanksDistributedArray, ARankWithoutShardsJoinsEveryCollective) {
+    KILN_REQUIRE_TWO_RANKS();
+    check_against_one_device(dist::IndexMap{{0, {{0, 4}, {0, 3}}}, {0, {{4, 9}, {0, 3}}}},
+                             "every shard on rank 0");
+}
+
+}  // namespace

@@ -3,7 +3,8 @@
 // beside the vendor's own peer copy of the same bytes; the seeds' MSE of 2e8 float64 with half of
 // each input on each device beside the whole on one; and an all_reduce over the two devices of
 // this process through kiln's communicators beside NCCL called directly on the same
-// communicators. The host backend runs the first two too with KILN_HOST_DEVICES=2 (devices that
+// communicators; and the seeds' MSE on DistributedArrays over the two devices beside the same
+// routines on one. The host backend runs the first two too with KILN_HOST_DEVICES=2 (devices that
 // share the CPU), which checks that they work.
 #include "../check.hpp"
 #include "../inputs.hpp"
@@ -19,9 +20,14 @@
 #include <kiln/event.hpp>
 #include <kiln/manipulation.hpp>
 #include <kiln/ndarray.hpp>
+#include <kiln/operators.hpp>
+#include <kiln/reductions.hpp>
 #include <kiln/stream.hpp>
 
 #include <kiln/config.hpp>
+#include <kiln/distributed/array.hpp>
+#include <kiln/distributed/array_reductions.hpp>
+#include <kiln/distributed/array_shardwise.hpp>
 #include <kiln/distributed/communicator.hpp>
 #include <kiln/distributed/group.hpp>
 
@@ -33,6 +39,8 @@
 #include <array>
 #include <cstdio>
 #include <functional>
+#include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -266,6 +274,56 @@ std::vector<Record> split_mse_rows(const Context& context) {
     return {split, whole};
 }
 
+// The seeds' MSE as a user writes it, mean((x - y) * (x - y)) with routines, on DistributedArrays
+// of 2e8 float64 split in halves over the two devices' communicators (each shard's three kernels on
+// its device, then one all_gather of the partial sums); beside the same routines over all of it on
+// device 0.
+std::vector<Record> distributed_mse_rows(const Context& context) {
+    const std::int64_t total = std::max<std::int64_t>(2, context.scaled(200'000'000));
+    const auto x = uniform_input<double>(context, "x", {total}, 100.0, 141);
+    const auto y = uniform_input<double>(context, "y", {total}, 100.0, 142);
+    const double want = reference::mean_squared_error(x.host, y.host);
+    const distributed::Communicators comms =
+        std::make_shared<const std::vector<distributed::Communicator>>(
+            distributed::Communicator::create_all({0, 1}));
+    const auto xs = distributed::distributed_array(std::span<const double>(x.host), {total}, comms);
+    const auto ys = distributed::distributed_array(std::span<const double>(y.host), {total}, comms);
+    const DeviceStream on_second(Device(1));
+
+    Record split = make_record("mse_distarray_2dev_f64_2e8",
+                               "mean((x - y) * (x - y)) with routines on DistributedArrays split "
+                               "over 2 devices",
+                               "routines", {total}, "float64", "memory");
+    Record whole = make_record("mse_routines_1dev_f64_2e8",
+                               "mean((x - y) * (x - y)) with routines, all of it on device 0",
+                               "routines", {total}, "float64", "memory");
+    for (Record* r : {&split, &whole}) {
+        r->bytes = 16.0 * static_cast<double>(total);
+        r->inputs = {x.spec, y.spec};
+    }
+    split.params = Json::object({{"devices", 2}});
+    whole.params = Json::object({{"devices", 1}});
+    ndarray split_result;
+    const auto split_call = [&] {
+        const distributed::DistributedArray difference = xs - ys;
+        split_result = distributed::mean(difference * difference);
+    };
+    ndarray whole_result;
+    const auto whole_call = [&] {
+        const ndarray difference = x.device - y.device;
+        whole_result = mean(difference * difference);
+    };
+    store(split, time_two_devices(context, on_second, split_call));
+    store(whole, time_device(context, whole_call));
+    split.check = check_values(split_result.get<double>(), std::vector<double>{want});
+    whole.check = check_values(whole_result.get<double>(), std::vector<double>{want});
+    const double speedup = *whole.gpu_ms / *split.gpu_ms;
+    split.note = format("one device %.4g ms: speedup %.2fx (goal >= 1.9x)", *whole.gpu_ms, speedup);
+    split.params["one_device_ms"] = *whole.gpu_ms;
+    split.params["speedup_over_one_device"] = speedup;
+    return {split, whole};
+}
+
 // NCCL (RCCL) called directly on kiln's communicators, in the library kiln loaded, as
 // collectives.cpp calls it. kiln makes its communicators non-blocking: a call may answer
 // ncclInProgress, and ncclCommGetAsyncError says when the group's calls are enqueued.
@@ -462,6 +520,11 @@ std::vector<Workload> multi_gpu_workloads() {
          .run_all = split_mse_rows,
          .devices = 2},
         two_device_all_reduce(),
+        {.name = "mse_distarray_2dev_f64_2e8",
+         .description = "the seeds' MSE with routines on DistributedArrays over 2 devices",
+         .needs_gpu = true,
+         .run_all = distributed_mse_rows,
+         .devices = 2},
     };
 }
 

@@ -95,10 +95,9 @@ ndarray gather_partials(const DistributedArray& a, const std::vector<Partial>& p
         gathered.push_back(kiln::empty({slots * comms[r].size()}, dtype));
         comms[r].all_gather(mine[r], gathered.back());
     }
+    // No wait here: what follows on the first rank's device runs after its all_gather in stream
+    // order, and every rank's buffers go back to its pool on the stream that used them.
     group.end();
-    for (const Communicator& comm : comms) {
-        comm.synchronize();
-    }
     const DeviceGuard guard(comms.front().device());
     ndarray compact =
         kiln::empty({std::accumulate(counts.begin(), counts.end(), std::int64_t{0})}, dtype);

@@ -1,3 +1,4 @@
+// How a GPU kernel opens and closes, and how its threads take indices.
 #include "dialect.hpp"
 
 #include "elementwise.hpp"
@@ -7,15 +8,47 @@
 
 #include "../../core/codegen/device_header_texts.hpp"
 
+#include <algorithm>
 #include <array>
 
 namespace kiln::detail::gpu_dialect {
+
+namespace {
+
+std::string kernel_opening(std::string_view name, std::string_view params,
+                           std::string_view attributes) {
+    return "extern \"C\" __global__ void " + std::string(attributes) + std::string(name) + "(" +
+           std::string(params) + ") {\n";
+}
+
+std::string kernel_closing(std::string_view /*name*/) {
+    return {};
+}
+
+// Grid-strided, so that any grid covers any count.
+std::string_view for_each_index_macro() noexcept {
+    return R"(#define KILN_FOR_EACH_INDEX(n)                                                         \
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < (n);       \
+         i += (long long)gridDim.x * blockDim.x)
+)";
+}
+
+// Blocks of 256 threads, no more than eight resident per multiprocessor: the loop strides over
+// the rest.
+IndexGrid index_grid(std::int64_t count, std::int64_t multiprocessors) {
+    constexpr std::int64_t block = 256;
+    const std::int64_t wanted = (count + block - 1) / block;
+    const std::int64_t resident = std::max<std::int64_t>(multiprocessors * 8, 1);
+    return {static_cast<unsigned>(std::min(wanted, resident)), static_cast<unsigned>(block)};
+}
 
 std::span<const DialectHeader> device_headers() {
     static const std::array<DialectHeader, 2> headers{
         {{"kiln/atomic.h", header_text::atomic_h()}, {"kiln/warp.h", header_text::warp_h()}}};
     return headers;
 }
+
+}  // namespace
 
 const KernelDialect& dialect() {
     static const KernelDialect one{

@@ -28,7 +28,7 @@ std::string kernel(const ElementwiseDefinition& definition, const ElementwiseVar
     const std::string bounds =
         variant.contiguous ? ""
                            : "__launch_bounds__(" + std::to_string(elementwise_block) + ", 8) ";
-    return kernel_opening(parts.entry_name, parts.params, bounds) + parts.prologue +
+    return dialect().kernel_opening(parts.entry_name, parts.params, bounds) + parts.prologue +
            elementwise_loops(parts.operands, parts.shape) + parts.epilogue;
 }
 

@@ -87,7 +87,7 @@ std::string block_reduce_function(const ReductionDefinition& k) {
 std::string reduce_kernel(const ReductionDefinition& k, const ReductionVariant& v) {
     const std::string index = index_type(v);
     const MapCode map = map_code(k, v);
-    std::string code = kernel_opening(k.name, map.params, {});
+    std::string code = dialect().kernel_opening(k.name, map.params, {});
     code += shared_storage(k);
     code += "    const _kiln_index _in_ind{_m * _n};\n    const _kiln_index _out_ind{_m};\n";
     code += "    const int _tid = threadIdx.x;\n    const int _groups = blockDim.x / _lanes;\n";
@@ -117,29 +117,19 @@ std::string reduce_kernel(const ReductionDefinition& k, const ReductionVariant& 
 
 std::string finish_kernel(const ReductionDefinition& k, const ReductionVariant& v) {
     const std::string index = index_type(v);
-    const std::string params =
-        "long long _m, long long _n, long long _split, int _lanes, "
-        "const char* _partial, " +
-        dims(v.out_ndim) + " _oshape" + scalar_params(k, v) + output_params(k, v);
-    const std::string parts =
-        "    const _type_reduce* const _parts = reinterpret_cast<const "
-        "_type_reduce*>(_partial);\n";
-    const std::string map = "            const auto _map = [&](const " + index +
-                            " _J) -> _type_reduce {\n"
-                            "                return _parts[_o * (" +
-                            index + ")_split + _J];\n            };\n";
-    std::string code = kernel_opening(finish_name(k), params, {});
+    const FinishCode finish = finish_code(k, v);
+    std::string code = dialect().kernel_opening(finish_name(k), finish.params, {});
     code += "    const _kiln_index _in_ind{_m * _n};\n    const _kiln_index _out_ind{_m};\n";
     code += shared_storage(k);
     code += "    const int _tid = threadIdx.x;\n    const int _groups = blockDim.x / _lanes;\n";
     code += "    const int _lane = _tid % _lanes;\n    const int _group = _tid / _lanes;\n";
     code += "    const int _step = 1;\n";
-    code += parts;
+    code += finish.partials;
     code += "    for (" + index + " _first = (" + index + ")blockIdx.x * _groups; _first < (" +
             index + ")_m; _first += (" + index + ")gridDim.x * _groups) {\n";
     code += "        const " + index + " _o = _first + _group;\n";
     code += "        " + start_accumulator(k) + "\n";
-    code += "        if (_o < (" + index + ")_m) {\n" + map;
+    code += "        if (_o < (" + index + ")_m) {\n" + finish.map;
     code += element_loop(k, index, "_lane", "(" + index + ")_split", "(" + index + ")_lanes") +
             "        }\n";
     code += "        " + block_reduce_call(k) + "\n";

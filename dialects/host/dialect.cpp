@@ -1,3 +1,6 @@
+// How a host kernel opens and closes, and how its blocks take indices: a kernel is a function of
+// the launch's block range (_kiln_grid) that kiln/host.h's KILN_HOST_KERNEL exports under the
+// kernel's name (the host kernel ABI, backends/host/kernel_abi.hpp).
 #include "dialect.hpp"
 
 #include "elementwise.hpp"
@@ -7,9 +10,49 @@
 
 #include "../../core/codegen/device_header_texts.hpp"
 
+#include <algorithm>
 #include <array>
 
 namespace kiln::detail::host_dialect {
+
+namespace {
+
+std::string body_name(std::string_view name) {
+    return std::string(name) + "_kiln_body";
+}
+
+std::string kernel_opening(std::string_view name, std::string_view params,
+                           std::string_view /*attributes*/) {
+    return "static void " + body_name(name) + "(const kiln_host_grid& _kiln_grid, " +
+           std::string(params) + ") {\n";
+}
+
+std::string kernel_closing(std::string_view name) {
+    return "KILN_HOST_KERNEL(" + std::string(name) + ", " + body_name(name) + ")\n";
+}
+
+// The elements of the call's blocks, blockDim.x each.
+std::string_view for_each_index_macro() noexcept {
+    return R"(#define KILN_FOR_EACH_INDEX(n)                                                       \
+    for (long long i = (long long)_kiln_grid.first * _kiln_grid.block.x,                      \
+                   _kiln_end = (long long)_kiln_grid.end * _kiln_grid.block.x < (n)           \
+                                   ? (long long)_kiln_grid.end * _kiln_grid.block.x           \
+                                   : (n);                                                     \
+         i < _kiln_end; ++i)
+)";
+}
+
+// Eight blocks a thread, so that threads that finish early take more; none so small that calling
+// the block's loop costs more than running it.
+IndexGrid index_grid(std::int64_t count, std::int64_t multiprocessors) {
+    constexpr std::int64_t blocks_per_thread = 8;
+    constexpr std::int64_t least = 4096;
+    constexpr std::int64_t most = 0x7fffffff;
+    const std::int64_t wanted = std::max<std::int64_t>(1, multiprocessors) * blocks_per_thread;
+    const std::int64_t per_block = std::clamp((count + wanted - 1) / wanted, least, most);
+    return {static_cast<unsigned>((count + per_block - 1) / per_block),
+            static_cast<unsigned>(per_block)};
+}
 
 std::span<const DialectHeader> device_headers() {
     static const std::array<DialectHeader, 5> headers{
@@ -20,6 +63,8 @@ std::span<const DialectHeader> device_headers() {
          {"kiln/warp.h", header_text::host_warp_h()}}};
     return headers;
 }
+
+}  // namespace
 
 const KernelDialect& dialect() {
     static const KernelDialect one{

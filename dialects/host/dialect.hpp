@@ -10,12 +10,4 @@ namespace kiln::detail::host_dialect {
 // The table the backend traits name.
 [[nodiscard]] const KernelDialect& dialect();
 
-// Its entries (kernel_entry.cpp, dialect.cpp), as kernel_dialect.hpp describes them.
-[[nodiscard]] std::string kernel_opening(std::string_view name, std::string_view params,
-                                         std::string_view attributes);
-[[nodiscard]] std::string kernel_closing(std::string_view name);
-[[nodiscard]] std::string_view for_each_index_macro() noexcept;
-[[nodiscard]] IndexGrid index_grid(std::int64_t count, std::int64_t multiprocessors);
-[[nodiscard]] std::span<const DialectHeader> device_headers();
-
 }  // namespace kiln::detail::host_dialect

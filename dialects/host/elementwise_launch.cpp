@@ -66,7 +66,7 @@ std::int64_t host_tile_columns(const ElementwiseVariant& variant) {
 
 ElementwiseLaunch elementwise_launch(const ElementwiseVariant& variant, const CallValues& values,
                                      std::int64_t threads) {
-    const IndexGrid grid = index_grid(values.size, threads);
+    const IndexGrid grid = dialect().index_grid(values.size, threads);
     ElementwiseLaunch launch;
     launch.grid = grid.grid;
     launch.block = grid.block;

@@ -12,9 +12,9 @@ std::string kernel(const ElementwiseDefinition& /*definition*/,
                    const ElementwiseVariant& /*variant*/, ElementwiseKernelParts parts) {
     parts.shape.elements_per_thread = 1;
     parts.shape.tiled = false;
-    return kernel_opening(parts.entry_name, parts.params, {}) + parts.prologue +
+    return dialect().kernel_opening(parts.entry_name, parts.params, {}) + parts.prologue +
            elementwise_loops(parts.operands, parts.shape) + parts.epilogue +
-           kernel_closing(parts.entry_name);
+           dialect().kernel_closing(parts.entry_name);
 }
 
 ElementwiseLaunch launch(const ElementwiseDefinition& /*definition*/,

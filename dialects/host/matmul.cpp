@@ -51,11 +51,12 @@ constexpr std::string_view host_matmul_body = R"(
 )";
 
 std::string kernel() {
-    return kernel_opening("kiln_matmul",
-                          "const kiln_t* a, const kiln_t* b, kiln_t* c, int m, int n, int k, "
-                          "long long a_stride, long long b_stride, long long c_stride",
-                          {}) +
-           std::string(host_matmul_body) + kernel_closing("kiln_matmul");
+    return dialect().kernel_opening(
+               "kiln_matmul",
+               "const kiln_t* a, const kiln_t* b, kiln_t* c, int m, int n, int k, "
+               "long long a_stride, long long b_stride, long long c_stride",
+               {}) +
+           std::string(host_matmul_body) + dialect().kernel_closing("kiln_matmul");
 }
 
 }  // namespace

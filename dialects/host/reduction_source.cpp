@@ -127,7 +127,7 @@ std::string store_result(const ReductionDefinition& k, const ReductionVariant& v
 
 // The reduce kernel's opening through the loop over its blocks.
 std::string opening(const ReductionDefinition& k, const ReductionVariant& v, const MapCode& map) {
-    std::string code = kernel_opening(k.name, map.params, {});
+    std::string code = dialect().kernel_opening(k.name, map.params, {});
     code += "    const _kiln_index _in_ind{_m * _n};\n    const _kiln_index _out_ind{_m};\n";
     return code + host_block_loop(index_type(v), true);
 }
@@ -267,12 +267,12 @@ std::string output_by_output(const ReductionDefinition& k, const ReductionVarian
     if (v.layout != ReductionLayout::rows) {
         code += host_output_loop(ix) + "        " + start_accumulator(k) + "\n";
         code += map.output_offsets + map.map + host_element_loop(k, ix, "_begin", "_end");
-        return code + store_result(k, v) + "    }\n    }\n}\n" + kernel_closing(k.name);
+        return code + store_result(k, v) + "    }\n    }\n}\n" + dialect().kernel_closing(k.name);
     }
     code += "    if (_end - _begin >= (" + ix + ")_kiln_lanes) {\n";
     code += indented(long_rows(k, v, map), 4) + "    } else {\n";
     code += indented(short_rows(k, v, map), 4) + "    }\n";
-    return code + "    }\n}\n" + kernel_closing(k.name);
+    return code + "    }\n}\n" + dialect().kernel_closing(k.name);
 }
 
 // `columns`: the block's outputs in tiles; for each tile, the chunk's rows _q swept in order,
@@ -303,7 +303,7 @@ std::string tile_by_tile(const ReductionDefinition& k, const ReductionVariant& v
                 ");\n            }\n        }";
     }
     code += "\n" + tile_stores(k, v);
-    return code + "    }\n}\n" + kernel_closing(k.name);
+    return code + "    }\n}\n" + dialect().kernel_closing(k.name);
 }
 
 }  // namespace
@@ -373,24 +373,14 @@ std::string host_main_kernel(const ReductionDefinition& k, const ReductionVarian
 
 std::string finish_kernel(const ReductionDefinition& k, const ReductionVariant& v) {
     const std::string index = index_type(v);
-    const std::string params =
-        "long long _m, long long _n, long long _split, int _lanes, "
-        "const char* _partial, " +
-        dims(v.out_ndim) + " _oshape" + scalar_params(k, v) + output_params(k, v);
-    const std::string parts =
-        "    const _type_reduce* const _parts = reinterpret_cast<const "
-        "_type_reduce*>(_partial);\n";
-    const std::string map = "            const auto _map = [&](const " + index +
-                            " _J) -> _type_reduce {\n"
-                            "                return _parts[_o * (" +
-                            index + ")_split + _J];\n            };\n";
-    std::string code = kernel_opening(finish_name(k), params, {});
+    const FinishCode finish = finish_code(k, v);
+    std::string code = dialect().kernel_opening(finish_name(k), finish.params, {});
     code += "    const _kiln_index _in_ind{_m * _n};\n    const _kiln_index _out_ind{_m};\n";
-    code += parts + host_block_loop(index, false) + host_output_loop(index);
-    code += "        " + start_accumulator(k) + "\n" + map;
+    code += finish.partials + host_block_loop(index, false) + host_output_loop(index);
+    code += "        " + start_accumulator(k) + "\n" + finish.map;
     code += host_element_loop(k, index, "0", "(" + index + ")_split");
     code += "        " + post_map(k, v) + "    }\n    }\n}\n";
-    return code + kernel_closing(finish_name(k));
+    return code + dialect().kernel_closing(finish_name(k));
 }
 
 namespace {

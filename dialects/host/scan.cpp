@@ -93,20 +93,23 @@ std::string host_chunked_scan_source(ScanOperation operation, const ScanDtypes& 
     const std::string scan_params =
         "const kiln_in* x, kiln_out* y, const kiln_acc* sums, " + std::string(shape);
     return scan_typedefs(operation, dtypes) + std::string(host_chunk_bounds) +
-           kernel_opening("kiln_scan_chunk_sums", sums_params, {}) +
-           std::string(host_chunk_sums_body) + kernel_closing("kiln_scan_chunk_sums") +
-           kernel_opening("kiln_scan_chunk_offsets", "kiln_acc* sums, long long chunks", {}) +
-           std::string(host_chunk_offsets_body) + kernel_closing("kiln_scan_chunk_offsets") +
-           kernel_opening("kiln_scan_chunks", scan_params, {}) + std::string(host_chunk_scan_body) +
-           kernel_closing("kiln_scan_chunks");
+           dialect().kernel_opening("kiln_scan_chunk_sums", sums_params, {}) +
+           std::string(host_chunk_sums_body) + dialect().kernel_closing("kiln_scan_chunk_sums") +
+           dialect().kernel_opening("kiln_scan_chunk_offsets", "kiln_acc* sums, long long chunks",
+                                    {}) +
+           std::string(host_chunk_offsets_body) +
+           dialect().kernel_closing("kiln_scan_chunk_offsets") +
+           dialect().kernel_opening("kiln_scan_chunks", scan_params, {}) +
+           std::string(host_chunk_scan_body) + dialect().kernel_closing("kiln_scan_chunks");
 }
 
 }  // namespace
 
 std::string row_scan_source(ScanOperation operation, const ScanDtypes& dtypes) {
     return scan_typedefs(operation, dtypes) +
-           kernel_opening("kiln_scan_rows", "const kiln_in* x, kiln_out* y, long long length", {}) +
-           std::string(host_row_scan_body) + kernel_closing("kiln_scan_rows");
+           dialect().kernel_opening("kiln_scan_rows",
+                                    "const kiln_in* x, kiln_out* y, long long length", {}) +
+           std::string(host_row_scan_body) + dialect().kernel_closing("kiln_scan_rows");
 }
 
 namespace {

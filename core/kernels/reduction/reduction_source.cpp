@@ -223,6 +223,20 @@ MapCode map_code(const ReductionDefinition& k, const ReductionVariant& v) {
     return code;
 }
 
+FinishCode finish_code(const ReductionDefinition& k, const ReductionVariant& v) {
+    const std::string index = index_type(v);
+    FinishCode code;
+    code.params =
+        "long long _m, long long _n, long long _split, int _lanes, const char* _partial, " +
+        dims(v.out_ndim) + " _oshape" + scalar_params(k, v) + output_params(k, v);
+    code.partials =
+        "    const _type_reduce* const _parts = reinterpret_cast<const _type_reduce*>(_partial);\n";
+    code.map = "            const auto _map = [&](const " + index +
+               " _J) -> _type_reduce {\n                return _parts[_o * (" + index +
+               ")_split + _J];\n            };\n";
+    return code;
+}
+
 std::size_t reduce_type_size(const std::vector<DType>& members) {
     std::size_t size = 0;
     std::size_t align = 1;

@@ -51,6 +51,15 @@ struct MapCode {
 };
 [[nodiscard]] MapCode map_code(const ReductionDefinition& k, const ReductionVariant& v);
 
+// The finishing kernel's parameters, its view `_parts` of the partials, and the `_map` of partial
+// _J of output _o.
+struct FinishCode {
+    std::string params;
+    std::string partials;
+    std::string map;
+};
+[[nodiscard]] FinishCode finish_code(const ReductionDefinition& k, const ReductionVariant& v);
+
 // `_kiln_dims<n>`.
 [[nodiscard]] std::string dims(std::size_t n);
 

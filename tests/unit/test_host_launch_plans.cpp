@@ -1,7 +1,7 @@
 // The host backend's launch shapes, pure functions of a call's size and the thread count: every
 // element or output is covered once, by blocks big enough to be worth a call and numerous enough
 // to keep every thread busy. Expected values are worked out by hand from the rules in
-// dialects/host/kernel_entry.cpp and reduction_launch.cpp.
+// dialects/host/dialect.cpp (the index grid) and reduction_launch.cpp.
 #include "dialects/host/dialect.hpp"
 #include "dialects/host/reduction.hpp"
 

@@ -150,16 +150,16 @@ bool release_warp(Block& block, unsigned w) {
         unsigned group = 0;
         for (unsigned other = lane; other < lanes; ++other) {
             const WarpRequest& r = requests.at(other);
-            const bool same = request.kind == WarpKind::activemask
-                                  ? r.kind == WarpKind::activemask && r.operand == request.operand
-                                  : r.kind != WarpKind::activemask && r.mask == request.mask;
+            const bool same = request.kind == kiln_warp_activemask
+                                  ? r.kind == kiln_warp_activemask && r.operand == request.operand
+                                  : r.kind != kiln_warp_activemask && r.mask == request.mask;
             if (((waiting >> other) & 1U) != 0 && same) {
                 group |= 1U << other;
             }
         }
         waiting &= ~group;
         const unsigned needed =
-            request.kind == WarpKind::activemask ? group : request.mask & existing;
+            request.kind == kiln_warp_activemask ? group : request.mask & existing;
         if ((needed & returned) != 0) {
             const auto gone = static_cast<unsigned>(__builtin_ctz(needed & returned));
             fail_block(block, "thread " + thread_name(block, base + gone) +

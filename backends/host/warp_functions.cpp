@@ -14,22 +14,22 @@ bool in(unsigned group, unsigned lane) {
 // width's segment mask; the lane itself when the source lies outside its segment.
 unsigned shuffle_source(WarpKind kind, unsigned lane, int operand, int width) {
     const int segment_mask = (static_cast<int>(warp_lanes) - width) & 31;
-    const int clamp = kind == WarpKind::shuffle_up ? 0 : 31;
+    const int clamp = kind == kiln_warp_shuffle_up ? 0 : 31;
     const int self = static_cast<int>(lane);
     const int max_lane = (self & segment_mask) | (clamp & ~segment_mask);
     const int min_lane = self & segment_mask;
     int source = 0;
     bool valid = false;
     switch (kind) {
-        case WarpKind::shuffle_up:
+        case kiln_warp_shuffle_up:
             source = self - operand;
             valid = source >= max_lane;
             break;
-        case WarpKind::shuffle_down:
+        case kiln_warp_shuffle_down:
             source = self + operand;
             valid = source <= max_lane;
             break;
-        case WarpKind::shuffle_xor:
+        case kiln_warp_shuffle_xor:
             source = self ^ operand;
             valid = source <= max_lane;
             break;
@@ -58,27 +58,27 @@ unsigned long long reduce(WarpKind kind, const std::array<WarpRequest, warp_lane
             continue;
         }
         switch (kind) {
-            case WarpKind::reduce_add:
+            case kiln_warp_reduce_add:
                 total += value;
                 break;
-            case WarpKind::reduce_min:
+            case kiln_warp_reduce_min:
                 total = value < total ? value : total;
                 break;
-            case WarpKind::reduce_max:
+            case kiln_warp_reduce_max:
                 total = value > total ? value : total;
                 break;
-            case WarpKind::reduce_min_signed:
+            case kiln_warp_reduce_min_signed:
                 total = static_cast<std::uint32_t>(signed_value < signed_total ? signed_value
                                                                                : signed_total);
                 break;
-            case WarpKind::reduce_max_signed:
+            case kiln_warp_reduce_max_signed:
                 total = static_cast<std::uint32_t>(signed_value > signed_total ? signed_value
                                                                                : signed_total);
                 break;
-            case WarpKind::reduce_and:
+            case kiln_warp_reduce_and:
                 total &= value;
                 break;
-            case WarpKind::reduce_or:
+            case kiln_warp_reduce_or:
                 total |= value;
                 break;
             default:
@@ -106,39 +106,39 @@ WarpValues warp_results(const std::array<WarpRequest, warp_lanes>& requests, uns
         const WarpRequest& request = requests.at(lane);
         unsigned long long& result = results[lane];
         switch (request.kind) {
-            case WarpKind::shuffle:
-            case WarpKind::shuffle_up:
-            case WarpKind::shuffle_down:
-            case WarpKind::shuffle_xor: {
+            case kiln_warp_shuffle:
+            case kiln_warp_shuffle_up:
+            case kiln_warp_shuffle_down:
+            case kiln_warp_shuffle_xor: {
                 const unsigned source =
                     shuffle_source(request.kind, lane, request.operand, request.width);
                 result = in(group, source) ? requests.at(source).value : request.value;
                 break;
             }
-            case WarpKind::ballot:
+            case kiln_warp_ballot:
                 result = ballot;
                 break;
-            case WarpKind::any:
+            case kiln_warp_any:
                 result = ballot != 0 ? 1 : 0;
                 break;
-            case WarpKind::all:
+            case kiln_warp_all:
                 result = ballot == group ? 1 : 0;
                 break;
-            case WarpKind::sync:
+            case kiln_warp_sync:
                 result = 0;
                 break;
-            case WarpKind::activemask:
+            case kiln_warp_activemask:
                 result = group;
                 break;
-            case WarpKind::match_any:
-            case WarpKind::match_all: {
+            case kiln_warp_match_any:
+            case kiln_warp_match_all: {
                 unsigned same = 0;
                 for (unsigned other = 0; other < warp_lanes; ++other) {
                     if (in(group, other) && requests.at(other).value == request.value) {
                         same |= 1U << other;
                     }
                 }
-                if (request.kind == WarpKind::match_any) {
+                if (request.kind == kiln_warp_match_any) {
                     result = same;
                 } else {
                     result = same == group ? (std::uint64_t{1} << 32U) | group : 0;

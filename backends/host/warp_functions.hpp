@@ -13,7 +13,7 @@ inline constexpr unsigned warp_lanes = 32;
 
 // What one lane passed to a warp function.
 struct WarpRequest {
-    WarpKind kind = WarpKind::sync;
+    WarpKind kind = kiln_warp_sync;
     unsigned mask = 0;
     unsigned long long value = 0;
     int operand = 0;

@@ -24,6 +24,8 @@ struct DeviceFile {
 // The file spells a warp size of 32; device_headers writes in the target's.
 [[nodiscard]] DeviceFile warp_h() noexcept;
 [[nodiscard]] DeviceFile host_h() noexcept;
+// The host kernel ABI, which host.h includes and libkiln compiles in too.
+[[nodiscard]] DeviceFile host_abi_h() noexcept;
 // The host's CUDA dialect (user sources): its prelude, and the types and functions it includes.
 [[nodiscard]] DeviceFile host_cuda_h() noexcept;
 [[nodiscard]] DeviceFile host_cuda_math_h() noexcept;

@@ -55,9 +55,10 @@ IndexGrid index_grid(std::int64_t count, std::int64_t multiprocessors) {
 }
 
 std::span<const DialectHeader> device_headers() {
-    static const std::array<DialectHeader, 5> headers{
+    static const std::array<DialectHeader, 6> headers{
         {{"kiln/atomic.h", header_text::host_atomic_h()},
          {"kiln/host.h", header_text::host_h()},
+         {"kiln/host_abi.h", header_text::host_abi_h()},
          {"kiln/host_cuda.h", header_text::host_cuda_h()},
          {"kiln/host_cuda_math.h", header_text::host_cuda_math_h()},
          {"kiln/warp.h", header_text::host_warp_h()}}};

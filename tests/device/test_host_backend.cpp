@@ -130,6 +130,25 @@ TEST(HostBackend, EachDeviceHeaderCompilesAloneAfterHostH) {
     }
 }
 
+// The host kernel ABI is plain C, as libkiln and kernels both read it.
+TEST(HostBackend, KernelAbiHeaderCompilesAsC) {
+    KILN_REQUIRE_HOST();
+    const auto& compiler = kiln::detail::host::host_compiler();
+    ASSERT_FALSE(compiler.path.empty()) << compiler.reason;
+    const kiln::test::TemporaryDirectory scratch("kiln-abi-c-");
+    kiln::detail::host::write_prelude(
+        scratch.path() / "include",
+        kiln::detail::device_headers(kiln::BackendKind::host,
+                                     kiln::Device::current().properties().arch));
+    const auto source = scratch.path() / "abi.c";
+    std::ofstream(source) << "#include <kiln/host_abi.h>\n";
+    const auto result = kiln::detail::host::run_process(
+        {compiler.path, "-x", "c", "-std=c99", "-pedantic-errors", "-fsyntax-only", "-I",
+         (scratch.path() / "include").string(), source.string()},
+        scratch.path());
+    EXPECT_EQ(result.exit_code, 0) << result.output;
+}
+
 // Two modules that each define a kernel of one name load as two modules: each launch runs its
 // own module's code.
 TEST(HostBackend, ModulesWithOneKernelNameStayApart) {

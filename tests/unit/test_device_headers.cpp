@@ -81,6 +81,7 @@ TEST(DeviceHeaders, EmbeddedTextsAreTheFilesWithTheirHashes) {
         {"dialects/gpu/device/kiln/warp.h", text::warp_h()},
         {"dialects/host/device/kiln/atomic.h", text::host_atomic_h()},
         {"dialects/host/device/kiln/host.h", text::host_h()},
+        {"dialects/host/device/kiln/host_abi.h", text::host_abi_h()},
         {"dialects/host/device/kiln/host_cuda.h", text::host_cuda_h()},
         {"dialects/host/device/kiln/host_cuda_math.h", text::host_cuda_math_h()},
         {"dialects/host/device/kiln/warp.h", text::host_warp_h()},

@@ -26,32 +26,32 @@ std::array<WarpRequest, 32> lanes(WarpKind kind, int operand, int width = 32) {
 }
 
 TEST(HostWarpFunctions, ShufflesStayInTheirSegment) {
-    const auto up = warp_results(lanes(WarpKind::shuffle_up, 2, 8), ~0U);
+    const auto up = warp_results(lanes(kiln_warp_shuffle_up, 2, 8), ~0U);
     EXPECT_EQ(up[0], 100U);  // below its segment: its own value
     EXPECT_EQ(up[9], 109U);
     EXPECT_EQ(up[10], 108U);
-    const auto down = warp_results(lanes(WarpKind::shuffle_down, 3, 16), ~0U);
+    const auto down = warp_results(lanes(kiln_warp_shuffle_down, 3, 16), ~0U);
     EXPECT_EQ(down[12], 115U);
     EXPECT_EQ(down[13], 113U);  // 13 + 3 leaves the first segment of 16
-    const auto xor8 = warp_results(lanes(WarpKind::shuffle_xor, 12, 8), ~0U);
+    const auto xor8 = warp_results(lanes(kiln_warp_shuffle_xor, 12, 8), ~0U);
     EXPECT_EQ(xor8[1], 101U);   // 1 ^ 12 = 13 lies in a later segment
     EXPECT_EQ(xor8[13], 101U);  // 13 ^ 12 = 1 lies in an earlier one: allowed
-    const auto index = warp_results(lanes(WarpKind::shuffle, 35, 4), ~0U);
+    const auto index = warp_results(lanes(kiln_warp_shuffle, 35, 4), ~0U);
     EXPECT_EQ(index[6], 107U);  // lane 3 of the segment 4..7
 }
 
 TEST(HostWarpFunctions, VotesAndReductionsCoverTheGroupOnly) {
-    auto requests = lanes(WarpKind::ballot, 0);
+    auto requests = lanes(kiln_warp_ballot, 0);
     for (unsigned lane = 0; lane < 32; ++lane) {
         requests[lane].value = lane % 5 == 0 ? 1 : 0;
     }
     EXPECT_EQ(warp_results(requests, 0xffffU)[0], 0x0421U | 0x8000U);
     for (auto& request : requests) {
-        request.kind = WarpKind::all;
+        request.kind = kiln_warp_all;
     }
     EXPECT_EQ(warp_results(requests, 0x21U)[0], 1U);
     EXPECT_EQ(warp_results(requests, 0x23U)[0], 0U);
-    auto sums = lanes(WarpKind::reduce_min_signed, 0);
+    auto sums = lanes(kiln_warp_reduce_min_signed, 0);
     sums[4].value = static_cast<unsigned>(-7);
     EXPECT_EQ(static_cast<int>(warp_results(sums, 0xffU)[1]), -7);
     EXPECT_EQ(warp_results(sums, 0xefU)[1], 100U);

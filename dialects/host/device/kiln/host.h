@@ -1,8 +1,8 @@
 // The host dialect's prelude, included before everything else (the host compiler's -include):
 // CUDA's function qualifiers become nothing, the C math library gives the overloads CUDA's math
 // functions have, and KILN_HOST_KERNEL exports a kernel body the way libkiln calls it
-// (backends/host/kernel_abi.hpp): a descriptor of its parameters and an entry point that runs a
-// range of the launch's blocks.
+// (kiln/host_abi.h, the host kernel ABI): a descriptor of its parameters and an entry point that
+// runs a range of the launch's blocks.
 #ifndef KILN_HOST_H
 #define KILN_HOST_H
 
@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+
+#include <kiln/host_abi.h>
 
 #include <type_traits>
 #include <utility>
@@ -80,41 +82,6 @@ inline C max(A a, B b) {
     }
 }
 
-struct kiln_dim3 {
-    unsigned x, y, z;
-};
-
-// What libkiln lends kernels whose threads wait for each other (kiln/host_cuda.h): the block's
-// threads as fibers, its barrier and the warp functions.
-struct kiln_host_runtime {
-    void (*run_block)(void (*thread)(void* context, unsigned index), void* context,
-                      const unsigned* block, const unsigned* block_dim);
-    unsigned (*barrier)(int predicate);
-    unsigned long long (*warp)(unsigned kind, unsigned mask, unsigned long long value, int operand,
-                               int width);
-};
-
-// One call of a kernel: the launch's grid and block, and the blocks [first, end) to run, by
-// linear index (x fastest).
-struct kiln_host_grid {
-    kiln_dim3 grid;
-    kiln_dim3 block;
-    unsigned long long shared_bytes;
-    unsigned long long first;
-    unsigned long long end;
-    const kiln_host_runtime* runtime;
-};
-
-typedef void (*kiln_host_entry_point)(void* const* args, const kiln_host_grid* grid);
-
-struct kiln_host_kernel {
-    unsigned abi;
-    unsigned count;
-    const unsigned* sizes;
-    const unsigned* alignments;
-    kiln_host_entry_point entry;
-};
-
 template <class Body, Body body>
 struct kiln_host_entry;
 
@@ -132,13 +99,11 @@ struct kiln_host_entry<void (*)(const kiln_host_grid&, P...), Body> {
     }
 };
 
-// The descriptor's symbol is the kernel's name after a prefix, so that it never clashes with a
-// function of the kernel's name (a CUDA-dialect kernel's own).
-#define KILN_HOST_KERNEL(name, body)                              \
-    extern "C" const kiln_host_kernel kiln_host_kernel_##name = { \
-        2u, kiln_host_entry<decltype(&body), &body>::count,       \
-        kiln_host_entry<decltype(&body), &body>::sizes,           \
-        kiln_host_entry<decltype(&body), &body>::alignments,      \
+#define KILN_HOST_KERNEL(name, body)                                           \
+    extern "C" const kiln_host_kernel KILN_HOST_KERNEL_SYMBOL(name) = {        \
+        KILN_HOST_ABI_VERSION, kiln_host_entry<decltype(&body), &body>::count, \
+        kiln_host_entry<decltype(&body), &body>::sizes,                        \
+        kiln_host_entry<decltype(&body), &body>::alignments,                   \
         &kiln_host_entry<decltype(&body), &body>::entry};
 
 #endif

@@ -99,29 +99,6 @@ inline int __syncthreads_or(int predicate) {
     return kiln_cuda_wait_barrier<K>(predicate) != 0;
 }
 
-// The warp functions' kinds: backends/host/kernel_abi.hpp's WarpKind.
-enum kiln_cuda_warp_kind : unsigned {
-    kiln_warp_shuffle,
-    kiln_warp_shuffle_up,
-    kiln_warp_shuffle_down,
-    kiln_warp_shuffle_xor,
-    kiln_warp_ballot,
-    kiln_warp_any,
-    kiln_warp_all,
-    kiln_warp_sync,
-    kiln_warp_activemask,
-    kiln_warp_match_any,
-    kiln_warp_match_all,
-    kiln_warp_reduce_add,
-    kiln_warp_reduce_min,
-    kiln_warp_reduce_max,
-    kiln_warp_reduce_min_signed,
-    kiln_warp_reduce_max_signed,
-    kiln_warp_reduce_and,
-    kiln_warp_reduce_or,
-    kiln_warp_reduce_xor,
-};
-
 // A value of up to 8 bytes through the runtime, as its bytes.
 template <class T>
 inline unsigned long long kiln_cuda_bits(const T& value) {
@@ -229,7 +206,8 @@ inline void kiln_cuda_enter_block(unsigned long long block) {
 // Not a kernel: a name expression may name a variable, whose descriptor has no entry.
 template <class F, F f>
 struct kiln_cuda_kernel {
-    static constexpr kiln_host_kernel descriptor = {2u, 0u, nullptr, nullptr, nullptr};
+    static constexpr kiln_host_kernel descriptor = {KILN_HOST_ABI_VERSION, 0u, nullptr, nullptr,
+                                                    nullptr};
 };
 
 template <class... P, void (*Kernel)(P...)>
@@ -282,12 +260,12 @@ struct kiln_cuda_kernel<void (*)(P...), Kernel> {
             grid->runtime->run_block(&thread, const_cast<void**>(args), index, dims);
         }
     }
-    static constexpr kiln_host_kernel descriptor = {2u, unsigned(sizeof...(P)), sizes, alignments,
-                                                    &entry};
+    static constexpr kiln_host_kernel descriptor = {KILN_HOST_ABI_VERSION, unsigned(sizeof...(P)),
+                                                    sizes, alignments, &entry};
 };
 
-#define KILN_CUDA_EXPORT(symbol, ...)                             \
-    extern "C" const kiln_host_kernel kiln_host_kernel_##symbol = \
+#define KILN_CUDA_EXPORT(symbol, ...)                                   \
+    extern "C" const kiln_host_kernel KILN_HOST_KERNEL_SYMBOL(symbol) = \
         kiln_cuda_kernel<decltype(&__VA_ARGS__), &__VA_ARGS__>::descriptor;
 
 #endif

@@ -30,8 +30,8 @@ namespace kiln::distributed {
 /// asynchronous: it queues the transfers on `streams` (one per local shard, in local_shards()
 /// order; the current stream of each shard's device when empty) and does not wait for them.
 /// The transfers follow the work already queued on those streams; work on other streams that
-/// writes the shards must be ordered before them by the caller (wait_event). ValueError for an
-/// array without ghost rows or a wrong number of streams.
+/// writes the shards must be ordered before them by the caller (wait_event), and `a` must live
+/// until they are done. ValueError for an array without ghost rows or a wrong number of streams.
 void exchange_halos(const DistributedArray& a, const std::vector<StreamView>& streams = {});
 
 }  // namespace kiln::distributed

@@ -253,16 +253,19 @@ for test in "$here"/mpi/kiln-mpi-tests-*; do
         sum_skipped=$((sum_skipped + skipped))
     fi
 done
-# The MSE examples (sharded by hand, and by DistributedArray): two ranks on the host backend, and
-# one rank on the GPU (from_mpi's GPU path, a one-rank NCCL communicator).
-for example in sharded_mse distributed_mse; do
+# The MPI examples (the MSE sharded by hand and by DistributedArray, the Jacobi solver with ghost
+# rows): two ranks on the host backend, and one rank on the GPU (from_mpi's GPU path, a one-rank
+# NCCL communicator).
+for example in sharded_mse distributed_mse jacobi_heat; do
     if [ ! -x "$here/mpi/$example" ] || ! command -v mpirun >/dev/null; then
         continue
     fi
+    arguments=(10000000)
+    [ "$example" = jacobi_heat ] && arguments=(1024 100)  # a 1024x1024 grid, 100 iterations
     for run in "host 2" "$gpu_backend 1"; do
         read -r backend ranks <<<"$run"
         OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 KILN_BACKEND=$backend timeout 300 \
-            mpirun -np "$ranks" "$here/mpi/$example" 10000000 >"$results/$example-$backend.txt" 2>&1
+            mpirun -np "$ranks" "$here/mpi/$example" "${arguments[@]}" >"$results/$example-$backend.txt" 2>&1
         rc=$?
         say '%s on %s, %s rank(s): %s\n' "$example" "$backend" "$ranks" \
             "$(tail -n 3 "$results/$example-$backend.txt" | tr '\n' ' ')"

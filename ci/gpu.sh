@@ -24,7 +24,8 @@ find "$build/tests" -maxdepth 1 -type f -name 'kiln-*-tests*' ! -name 'kiln-mpi-
 # bundled, since an MPI library must match the launcher that starts it.
 mkdir -p "$out/mpi"
 find "$build/tests" "$build/examples" -maxdepth 1 -type f \
-    \( -name 'kiln-mpi-tests*' -o -name sharded_mse -o -name distributed_mse \) \
+    \( -name 'kiln-mpi-tests*' -o -name sharded_mse -o -name distributed_mse \
+    -o -name jacobi_heat \) \
     -perm -u+x -exec cp {} "$out/mpi/" \;
 # The sanitized presets build no benchmark or demo (and may hold stale ones from before).
 if grep -q '^KILN_BUILD_BENCH:BOOL=ON' "$build/CMakeCache.txt"; then

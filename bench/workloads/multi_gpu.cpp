@@ -3,8 +3,9 @@
 // beside the vendor's own peer copy of the same bytes; the seeds' MSE of 2e8 float64 with half of
 // each input on each device beside the whole on one; and an all_reduce over the two devices of
 // this process through kiln's communicators beside NCCL called directly on the same
-// communicators; and the seeds' MSE on DistributedArrays over the two devices beside the same
-// routines on one. The host backend runs the first two too with KILN_HOST_DEVICES=2 (devices that
+// communicators; the seeds' MSE on DistributedArrays over the two devices beside the same
+// routines on one; and Jacobi iterations with ghost rows over the two devices beside one. The
+// host backend runs the first two too with KILN_HOST_DEVICES=2 (devices that
 // share the CPU), which checks that they work.
 #include "../check.hpp"
 #include "../inputs.hpp"
@@ -26,6 +27,7 @@
 
 #include <kiln/config.hpp>
 #include <kiln/distributed/array.hpp>
+#include <kiln/distributed/array_halo.hpp>
 #include <kiln/distributed/array_reductions.hpp>
 #include <kiln/distributed/array_shardwise.hpp>
 #include <kiln/distributed/communicator.hpp>
@@ -324,6 +326,136 @@ std::vector<Record> distributed_mse_rows(const Context& context) {
     return {split, whole};
 }
 
+// Rows [first, last) of `to`, all columns but the first and last, set to the 5-point stencil of
+// `from` (examples/jacobi_heat.cpp's sweep), in one order of operations on every device.
+void jacobi_sweep(const ndarray& from, const ndarray& to, std::int64_t first, std::int64_t last) {
+    if (first >= last) {
+        return;
+    }
+    const std::int64_t c = from.shape()[1];
+    const Slice inner{1, c - 1};
+    copyto(
+        to[{Slice{first, last}, inner}],
+        (((from[{Slice{first - 1, last - 1}, inner}] + from[{Slice{first + 1, last + 1}, inner}]) +
+          from[{Slice{first, last}, Slice{0, c - 2}}]) +
+         from[{Slice{first, last}, Slice{2, c}}]) *
+            0.25);
+}
+
+constexpr int jacobi_iterations = 100;
+
+// Jacobi iterations on a DistributedArray with one ghost row a side, split over two devices:
+// each iteration's exchange runs on each device's halo stream while the rows that read no ghost
+// are updated on its current stream, and the two rows next to the ghosts follow the exchange.
+class SplitJacobi {
+public:
+    SplitJacobi(const distributed::DistributedArray& start, const std::array<Stream, 2>& halo)
+        : u_(distributed::with_halo(start, 1)),
+          next_(distributed::with_halo(start, 1)),
+          halo_{halo[0].view(), halo[1].view()} {}
+
+    void iterate(int iterations) {
+        for (int i = 0; i < iterations; ++i) {
+            for (std::size_t s = 0; s < 2; ++s) {
+                const DeviceGuard on(Device(static_cast<int>(s)));
+                updated_[s].record(current_stream());
+                wait_event(halo_[s], updated_[s]);
+            }
+            distributed::exchange_halos(u_, {halo_[0], halo_[1]});
+            for (std::size_t s = 0; s < 2; ++s) {
+                const DeviceGuard on(Device(static_cast<int>(s)));
+                const auto [first, inner_first, inner_last, last] = bounds(s);
+                const ndarray& from = u_.local_shards()[s].padded;
+                const ndarray& to = next_.local_shards()[s].padded;
+                jacobi_sweep(from, to, inner_first, inner_last);
+                exchanged_[s].record(halo_[s]);
+                wait_event(current_stream(), exchanged_[s]);
+                jacobi_sweep(from, to, first, inner_first);
+                jacobi_sweep(from, to, inner_last, last);
+            }
+            std::swap(u_, next_);
+        }
+    }
+    [[nodiscard]] const distributed::DistributedArray& result() const { return u_; }
+
+private:
+    // Padded rows to update (global rows 0 and n - 1 stay fixed), and the inner part that reads
+    // no ghost.
+    [[nodiscard]] std::array<std::int64_t, 4> bounds(std::size_t s) const {
+        const std::int64_t n = u_.shape()[0];
+        const distributed::AxisRange rows = u_.index_map()[u_.local_shards()[s].index].ranges[0];
+        const std::int64_t first = std::max<std::int64_t>(rows.begin, 1) - rows.begin + 1;
+        const std::int64_t last = std::min<std::int64_t>(rows.end, n - 1) - rows.begin + 1;
+        const std::int64_t inner_first = std::clamp<std::int64_t>(2, first, last);
+        const std::int64_t inner_last =
+            std::clamp<std::int64_t>(rows.end - rows.begin, inner_first, last);
+        return {first, inner_first, inner_last, last};
+    }
+
+    distributed::DistributedArray u_;
+    distributed::DistributedArray next_;
+    std::array<StreamView, 2> halo_;
+    std::array<Event, 2> updated_{Event(Device(0)), Event(Device(1))};
+    std::array<Event, 2> exchanged_{Event(Device(0)), Event(Device(1))};
+};
+
+// The same iterations over the whole grid on device 0.
+void whole_jacobi(ndarray& u, ndarray& next, int iterations) {
+    for (int i = 0; i < iterations; ++i) {
+        jacobi_sweep(u, next, 1, u.shape()[0] - 1);
+        std::swap(u, next);
+    }
+}
+
+// 100 Jacobi iterations of a 16384x16384 float32 grid, split over two devices with ghost rows and
+// the exchange overlapping the interior's update; beside the same iterations on device 0. The
+// check runs 100 iterations on both from the same start, which must agree exactly.
+std::vector<Record> jacobi_rows(const Context& context) {
+    const std::int64_t side = std::max<std::int64_t>(4, context.scaled_side(16384, 2));
+    const auto grid = uniform_input<float>(context, "u", {side, side}, 100.0, 143);
+    const distributed::Communicators comms =
+        std::make_shared<const std::vector<distributed::Communicator>>(
+            distributed::Communicator::create_all({0, 1}));
+    const auto start =
+        distributed::distributed_array(std::span<const float>(grid.host), {side, side}, comms);
+    const DeviceStream on_second(Device(1));
+    const std::array<Stream, 2> halo = {stream_on(Device(0)), stream_on(Device(1))};
+
+    Record split = make_record("jacobi_distarray_2dev_f32_16384",
+                               "100 Jacobi iterations (5-point stencil, routines) on a "
+                               "DistributedArray with ghost rows over 2 devices, exchange "
+                               "overlapping the interior",
+                               "routines", {side, side}, "float32", "memory");
+    Record whole = make_record("jacobi_routines_1dev_f32_16384",
+                               "100 Jacobi iterations (5-point stencil, routines) on device 0",
+                               "routines", {side, side}, "float32", "memory");
+    for (Record* r : {&split, &whole}) {
+        // One read and one write of the grid per iteration: the stencil's least traffic.
+        r->bytes = 8.0 * static_cast<double>(side * side) * jacobi_iterations;
+        r->inputs = {grid.spec};
+    }
+    split.params = Json::object({{"devices", 2}, {"iterations", jacobi_iterations}});
+    whole.params = Json::object({{"devices", 1}, {"iterations", jacobi_iterations}});
+    SplitJacobi timed(start, halo);
+    ndarray u = grid.device.copy();
+    ndarray next = grid.device.copy();
+    store(split, time_two_devices(context, on_second, [&] { timed.iterate(jacobi_iterations); }));
+    store(whole, time_device(context, [&] { whole_jacobi(u, next, jacobi_iterations); }));
+
+    SplitJacobi checked(start, halo);
+    checked.iterate(jacobi_iterations);
+    u = grid.device.copy();
+    next = grid.device.copy();
+    whole_jacobi(u, next, jacobi_iterations);
+    split.check = check_values(checked.result().get<float>(), u.get<float>());
+    whole.check.detail = "the reference of jacobi_distarray_2dev_f32_16384's check";
+    const double speedup = *whole.gpu_ms / *split.gpu_ms;
+    split.note = format("one device %.4g ms: speedup %.2fx", *whole.gpu_ms, speedup);
+    split.params["one_device_ms"] = *whole.gpu_ms;
+    split.params["speedup_over_one_device"] = speedup;
+    return {split, whole};
+}
+
 // NCCL (RCCL) called directly on kiln's communicators, in the library kiln loaded, as
 // collectives.cpp calls it. kiln makes its communicators non-blocking: a call may answer
 // ncclInProgress, and ncclCommGetAsyncError says when the group's calls are enqueued.
@@ -524,6 +656,11 @@ std::vector<Workload> multi_gpu_workloads() {
          .description = "the seeds' MSE with routines on DistributedArrays over 2 devices",
          .needs_gpu = true,
          .run_all = distributed_mse_rows,
+         .devices = 2},
+        {.name = "jacobi_distarray_2dev_f32_16384",
+         .description = "100 Jacobi iterations with ghost rows over 2 devices, beside 1 device",
+         .needs_gpu = true,
+         .run_all = jacobi_rows,
          .devices = 2},
     };
 }

@@ -185,7 +185,7 @@ DistributedArray reduce_along(const DistributedArray& a, std::int64_t axis,
     for (const Shard& shard : a.local_shards()) {
         const DeviceGuard guard(shard.array.device());
         ndarray result = reduce(shard.array, static_cast<int>(split));
-        shards.push_back({shard.index, result.c_contiguous() ? result : result.copy()});
+        shards.push_back({shard.index, result.c_contiguous() ? result : result.copy(), {}});
     }
     const DType dtype = shards.empty()
                             ? reduce(detail::probe_array(a), static_cast<int>(split)).dtype()

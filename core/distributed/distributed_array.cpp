@@ -34,7 +34,7 @@ DistributedArray make_array(const Shape& shape, DType dtype, std::optional<Index
     for (std::size_t s = 0; s < map.size(); ++s) {
         if (const Communicator* comm = detail::local_rank(comms, map[s].rank)) {
             const DeviceGuard guard(comm->device());
-            shards.push_back({s, make(map[s])});
+            shards.push_back({s, make(map[s]), {}});
         }
     }
     return {shape, dtype, std::move(map), comms, std::move(shards), function};
@@ -52,12 +52,13 @@ std::int64_t DistributedArray::size() const noexcept {
 
 DistributedArray::DistributedArray(Shape shape, DType dtype, IndexMap index_map,
                                    Communicators comms, std::vector<Shard> shards,
-                                   const char* function)
+                                   const char* function, std::int64_t halo)
     : shape_(std::move(shape)),
       dtype_(dtype),
       index_map_(std::move(index_map)),
       comms_(std::move(comms)),
-      shards_(std::move(shards)) {
+      shards_(std::move(shards)),
+      halo_(halo) {
     detail::check_communicators(comms_, function);
     detail::check_index_map(index_map_, shape_, comms_->front().size(), function);
     std::size_t next = 0;

@@ -50,7 +50,7 @@ DistributedArray from_shard_results(const DistributedArray& like, std::vector<nd
         if (!result.c_contiguous()) {
             result = result.copy();
         }
-        shards.push_back({like.local_shards()[i].index, std::move(result)});
+        shards.push_back({like.local_shards()[i].index, std::move(result), {}});
     }
     const DType dtype = shards.empty() ? probe().dtype() : shards.front().array.dtype();
     return {like.shape(), dtype, like.index_map(), like.comms(), std::move(shards), function};

@@ -35,6 +35,7 @@
 #include <kiln/config.hpp>
 #include <kiln/device.hpp>
 #include <kiln/distributed/array.hpp>
+#include <kiln/distributed/array_halo.hpp>
 #include <kiln/distributed/array_reductions.hpp>
 #include <kiln/distributed/array_shardwise.hpp>
 #include <kiln/distributed/communicator.hpp>

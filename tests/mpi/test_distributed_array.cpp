@@ -2,7 +2,8 @@
 // shards, and get, gather and the reductions bring the other rank's through the communicator.
 // Every result is checked on both ranks against the same computation on one device of the rank
 // (each rank has the whole data). A map that leaves rank 1 without a shard checks that a rank
-// with nothing still learns the result's dtype and joins every collective.
+// with nothing still learns the result's dtype and joins every collective. Ghost rows are checked
+// against the rows of the host data around each shard.
 #include <kiln/distributed/mpi.hpp>
 #include <kiln/kiln.hpp>
 
@@ -104,6 +105,41 @@ TEST(TwoRanksDistributedArray, ARankWithoutShardsJoinsEveryCollective) {
     KILN_REQUIRE_TWO_RANKS();
     check_against_one_device(dist::IndexMap{{0, {{0, 4}, {0, 3}}}, {0, {{4, 9}, {0, 3}}}},
                              "every shard on rank 0");
+}
+
+// After exchange_halos, each local shard's padded rows are the whole array's rows around it (zeros
+// past its first and last row, which with_halo leaves as they were).
+void check_ghost_rows(const dist::IndexMap& map, std::int64_t width, const std::string& which) {
+    const std::int64_t rows = 9;
+    const std::int64_t columns = 4;
+    const std::vector<double> x = sample(static_cast<std::size_t>(rows * columns), 1.5);
+    const dist::DistributedArray a =
+        dist::with_halo(dist::distributed_array(std::span<const double>(x), {rows, columns},
+                                                world_ranks().comms, map),
+                        width);
+    dist::exchange_halos(a);
+    for (const dist::Shard& shard : a.local_shards()) {
+        const dist::AxisRange range = map[shard.index].ranges[0];
+        std::vector<double> expected;
+        for (std::int64_t r = range.begin - width; r < range.end + width; ++r) {
+            for (std::int64_t c = 0; c < columns; ++c) {
+                expected.push_back(
+                    r < 0 || r >= rows ? 0.0 : x[static_cast<std::size_t>(r * columns + c)]);
+            }
+        }
+        EXPECT_EQ(shard.padded.get<double>(), expected)
+            << which << ", shard " << shard.index << ", width " << width;
+    }
+}
+
+TEST(TwoRanksDistributedArray, GhostRowsHoldTheNeighboursRows) {
+    KILN_REQUIRE_TWO_RANKS();
+    for (const std::int64_t width : {1, 2}) {
+        check_ghost_rows(dist::split_index_map({9, 4}, 2), width, "default split");
+        // Rank 0 holds the first and last blocks, rank 1 the middle one.
+        check_ghost_rows({{0, {{0, 3}, {0, 4}}}, {1, {{3, 5}, {0, 4}}}, {0, {{5, 9}, {0, 4}}}},
+                         width, "three blocks");
+    }
 }
 
 }  // namespace

@@ -70,6 +70,9 @@ using IndexMap = std::vector<ShardIndex>;
 struct Shard {
     std::size_t index = 0;  ///< its position in index_map(), which gives its rank and offsets
     ndarray array;          ///< its elements, C-contiguous on its rank's device
+    /// With ghost cells (with_halo): `array` and halo() ghost rows on each side along axis 0,
+    /// which `array` is a view into; otherwise empty.
+    ndarray padded;
 };
 
 /// An array sharded across the ranks of a communicator (cupyx.distributed.array
@@ -92,6 +95,8 @@ public:
     [[nodiscard]] const Communicators& comms() const noexcept { return comms_; }
     /// The shards of this process's ranks, in index-map order.
     [[nodiscard]] const std::vector<Shard>& local_shards() const noexcept { return shards_; }
+    /// The ghost rows each shard carries on each side along axis 0 (with_halo), or 0.
+    [[nodiscard]] std::int64_t halo() const noexcept { return halo_; }
 
     /// The whole array on the host in C order, on every process (collective). T must be the
     /// dtype's element type (TypeError otherwise).
@@ -114,9 +119,9 @@ public:
     [[nodiscard]] ndarray gather(const Device& device) const;
 
     /// Internal: an array of `shards` (this process's, in index-map order), checked against the
-    /// map. `function` names the caller in errors.
+    /// map. `function` names the caller in errors; `halo` is the shards' ghost width.
     DistributedArray(Shape shape, DType dtype, IndexMap index_map, Communicators comms,
-                     std::vector<Shard> shards, const char* function);
+                     std::vector<Shard> shards, const char* function, std::int64_t halo = 0);
 
 private:
     void require_element_type(DType type, const char* function) const;
@@ -127,6 +132,7 @@ private:
     IndexMap index_map_;
     Communicators comms_;
     std::vector<Shard> shards_;
+    std::int64_t halo_ = 0;
 };
 
 /// `values` (the whole array in C order, given on every process) cut into shards on their ranks

@@ -45,8 +45,12 @@ struct KernelDialect {
     std::string (*kernel_closing)(std::string_view name);
     // `KILN_FOR_EACH_INDEX(n)`: a loop of `long long i` over this thread's indices below n.
     std::string_view for_each_index_macro;
+    // The one residency rule: a wave of a grid-strided kernel (index loops, reductions) is this
+    // many blocks per multiprocessor (SM, CU or CPU thread). A GPU kernel that relies on all of
+    // them fitting declares it in its launch bounds.
+    int resident_blocks;
     // The one grid rule of KILN_FOR_EACH_INDEX kernels: `count` (> 0) indices on a device of
-    // `multiprocessors` SMs, CUs or CPU threads.
+    // `multiprocessors` SMs, CUs or CPU threads, at most a wave of blocks.
     IndexGrid (*index_grid)(std::int64_t count, std::int64_t multiprocessors);
     // The device headers of its own (device_prelude.hpp adds those every dialect shares).
     std::span<const DialectHeader> (*device_headers)();

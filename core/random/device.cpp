@@ -3,7 +3,7 @@
 #include "../array/array_memory.hpp"
 #include "../backend.hpp"
 #include "../call_context.hpp"
-#include "../kernels/builtin/builtin_kernels.hpp"
+#include "../kernels/builtin_kernel.hpp"
 #include "../layout.hpp"
 #include "arguments.hpp"
 #include "kernels.hpp"
@@ -22,6 +22,8 @@ namespace {
 
 using detail::RandomDistribution;
 
+constexpr detail::BuiltinKernel random_kernel(detail::random_kernel_name);
+
 // The distribution's kernel for `dtype` on the device of `stream`, its source built only the first
 // time: a call neither builds nor hashes source.
 detail::NativeFunction random_function(RandomDistribution distribution, DType dtype,
@@ -29,8 +31,8 @@ detail::NativeFunction random_function(RandomDistribution distribution, DType dt
     std::string variant(name(dtype));
     variant += ' ';
     variant += std::to_string(static_cast<int>(distribution));
-    return detail::builtin_function(stream, detail::random_kernel_name, variant, [&] {
-        return detail::random_source(distribution, dtype, detail::active_kernel_dialect());
+    return random_kernel.function(stream, variant, [&](const detail::KernelDialect& dialect) {
+        return detail::random_source(distribution, dtype, dialect);
     });
 }
 
@@ -51,8 +53,7 @@ ndarray generate(RandomDistribution distribution, const Shape& shape, DType dtyp
     void* data = out.data();
     unsigned long long seed_argument = seed;
     std::array<void*, 5> args{&data, &count, &seed_argument, &a, &b};
-    detail::backend().launch(random_function(distribution, dtype, on),
-                             detail::for_each_index_launch(count, on), args.data());
+    random_kernel.launch_indices(random_function(distribution, dtype, on), count, on, args.data());
     return out;
 }
 

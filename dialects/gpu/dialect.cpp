@@ -33,13 +33,11 @@ std::string_view for_each_index_macro() noexcept {
 )";
 }
 
-// Blocks of 256 threads, no more than eight resident per multiprocessor: the loop strides over
-// the rest.
+// A wave at most: the loop strides over the rest.
 IndexGrid index_grid(std::int64_t count, std::int64_t multiprocessors) {
-    constexpr std::int64_t block = 256;
-    const std::int64_t wanted = (count + block - 1) / block;
-    const std::int64_t resident = std::max<std::int64_t>(multiprocessors * 8, 1);
-    return {static_cast<unsigned>(std::min(wanted, resident)), static_cast<unsigned>(block)};
+    const std::int64_t wanted = (count + block_threads - 1) / block_threads;
+    const std::int64_t wave = std::max<std::int64_t>(multiprocessors * resident_blocks, 1);
+    return {static_cast<unsigned>(std::min(wanted, wave)), static_cast<unsigned>(block_threads)};
 }
 
 std::span<const DialectHeader> device_headers() {
@@ -50,11 +48,16 @@ std::span<const DialectHeader> device_headers() {
 
 }  // namespace
 
+std::string wave_launch_bounds() {
+    return "__launch_bounds__(" + std::to_string(block_threads) + ", " +
+           std::to_string(resident_blocks) + ") ";
+}
+
 const KernelDialect& dialect() {
     static const KernelDialect one{
-        "gpu",       &kernel_opening, &kernel_closing,  for_each_index_macro(),
-        &index_grid, &device_headers, elementwise_part, reduction_part,
-        scan_part,   matmul_part};
+        "gpu",           &kernel_opening, &kernel_closing, for_each_index_macro(),
+        resident_blocks, &index_grid,     &device_headers, elementwise_part,
+        reduction_part,  scan_part,       matmul_part};
     return one;
 }
 

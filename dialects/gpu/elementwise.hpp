@@ -3,6 +3,7 @@
 #pragma once
 
 #include "../../core/kernels/elementwise/elementwise_dialect.hpp"
+#include "dialect.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -12,7 +13,7 @@
 namespace kiln::detail::gpu_dialect {
 
 // Threads per block of every launch (the tiled mode's loops count on it).
-inline constexpr int elementwise_block = 256;
+inline constexpr int elementwise_block = block_threads;
 
 // Shared memory of one operand's tile in tiled mode (32 rows of 33, padded against bank
 // conflicts), rounded up to 16 bytes; the tiles lie in operand order.

@@ -21,13 +21,11 @@ std::string kernel(const ElementwiseDefinition& definition, const ElementwiseVar
                    ElementwiseKernelParts parts) {
     parts.shape.elements_per_thread = elements_per_thread(definition, variant);
     parts.shape.tiled = has_tiled_mode(variant, parts.operands);
-    // Strided variants carry three modes' index arithmetic: held to the registers that keep 8
-    // blocks resident, they keep enough loads in flight (measured: row mode 86% -> 89% of copy
+    // Strided variants carry three modes' index arithmetic: held to the registers that keep a
+    // wave resident, they keep enough loads in flight (measured: row mode 86% -> 89% of copy
     // bandwidth, tiled 51% -> 58%). Contiguous ones gained nothing measurable, so heavy
     // operations there keep every register they need.
-    const std::string bounds =
-        variant.contiguous ? ""
-                           : "__launch_bounds__(" + std::to_string(elementwise_block) + ", 8) ";
+    const std::string bounds = variant.contiguous ? "" : wave_launch_bounds();
     return dialect().kernel_opening(parts.entry_name, parts.params, bounds) + parts.prologue +
            elementwise_loops(parts.operands, parts.shape) + parts.epilogue;
 }

@@ -59,8 +59,8 @@ ReductionLaunchPlan plan_reduction_launch(const ReductionShape& shape,
     ReductionLaunchPlan plan;
     plan.block = static_cast<int>(block);
     choose_lanes(shape, one_wave, plan);
-    // The loops are grid-strided: a few blocks per multiprocessor cover any number of outputs.
-    const std::int64_t resident = std::int64_t{std::max(1, device.multiprocessors)} * 32;
+    // The loops are grid-strided: four waves cover any number of outputs.
+    const std::int64_t resident = 4 * one_wave;
     const std::int64_t groups = block / plan.lanes;
     plan.blocks = std::min((shape.outputs + groups - 1) / groups, resident);
     // Blocks to split the reduction over when the outputs alone do not fill the device. Rows:

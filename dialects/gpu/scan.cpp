@@ -5,7 +5,7 @@
 
 #include "../../core/array/array_memory.hpp"
 #include "../../core/backend.hpp"
-#include "../../core/kernels/builtin/builtin_kernels.hpp"
+#include "../../core/kernels/builtin_kernel.hpp"
 
 #include <algorithm>
 #include <array>
@@ -221,15 +221,16 @@ void scan_rows(ScanOperation operation, const ScanDtypes& dtypes, const void* in
     void* counter = static_cast<char*>(status.data()) + status_bytes;
     std::array<void*, 7> args{&x,      &y, &row_length, &tiles_per_row, &tile_count, &status_words,
                               &counter};
+    static constexpr BuiltinKernel kernel("kiln_scan_rows");
     NativeFunction function =
-        builtin_function(stream, "kiln_scan_rows", scan_variant(operation, dtypes),
-                         [&] { return row_scan_source(operation, dtypes); });
-    backend().launch(function,
-                     {{static_cast<unsigned>(tiles), 1, 1},
-                      {static_cast<unsigned>(scan_block), 1, 1},
-                      0,
-                      stream},
-                     args.data());
+        kernel.function(stream, scan_variant(operation, dtypes),
+                        [&](const KernelDialect&) { return row_scan_source(operation, dtypes); });
+    kernel.launch(function,
+                  {{static_cast<unsigned>(tiles), 1, 1},
+                   {static_cast<unsigned>(scan_block), 1, 1},
+                   0,
+                   stream},
+                  args.data());
 }
 
 }  // namespace

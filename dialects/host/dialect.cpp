@@ -1,6 +1,6 @@
 // How a host kernel opens and closes, and how its blocks take indices: a kernel is a function of
 // the launch's block range (_kiln_grid) that kiln/host.h's KILN_HOST_KERNEL exports under the
-// kernel's name (the host kernel ABI, backends/host/kernel_abi.hpp).
+// kernel's name (the host kernel ABI, device/kiln/host_abi.h).
 #include "dialect.hpp"
 
 #include "elementwise.hpp"
@@ -42,13 +42,11 @@ std::string_view for_each_index_macro() noexcept {
 )";
 }
 
-// Eight blocks a thread, so that threads that finish early take more; none so small that calling
-// the block's loop costs more than running it.
+// A wave of blocks, none so small that calling the block's loop costs more than running it.
 IndexGrid index_grid(std::int64_t count, std::int64_t multiprocessors) {
-    constexpr std::int64_t blocks_per_thread = 8;
     constexpr std::int64_t least = 4096;
     constexpr std::int64_t most = 0x7fffffff;
-    const std::int64_t wanted = std::max<std::int64_t>(1, multiprocessors) * blocks_per_thread;
+    const std::int64_t wanted = std::max<std::int64_t>(1, multiprocessors) * resident_blocks;
     const std::int64_t per_block = std::clamp((count + wanted - 1) / wanted, least, most);
     return {static_cast<unsigned>((count + per_block - 1) / per_block),
             static_cast<unsigned>(per_block)};
@@ -69,9 +67,9 @@ std::span<const DialectHeader> device_headers() {
 
 const KernelDialect& dialect() {
     static const KernelDialect one{
-        "host",      &kernel_opening, &kernel_closing,  for_each_index_macro(),
-        &index_grid, &device_headers, elementwise_part, reduction_part,
-        scan_part,   matmul_part};
+        "host",          &kernel_opening, &kernel_closing, for_each_index_macro(),
+        resident_blocks, &index_grid,     &device_headers, elementwise_part,
+        reduction_part,  scan_part,       matmul_part};
     return one;
 }
 

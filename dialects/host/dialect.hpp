@@ -7,6 +7,9 @@
 
 namespace kiln::detail::host_dialect {
 
+// Blocks per CPU thread in a wave: threads that finish early take more.
+inline constexpr int resident_blocks = 8;
+
 // The table the backend traits name.
 [[nodiscard]] const KernelDialect& dialect();
 

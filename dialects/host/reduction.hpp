@@ -19,10 +19,11 @@ namespace kiln::detail::host_dialect {
 // The reduce kernel of `v.layout`.
 [[nodiscard]] std::string host_main_kernel(const ReductionDefinition& k, const ReductionVariant& v);
 
-// The plan on `threads` CPU threads: one thread per output (lanes 1), blocks of consecutive
-// outputs, and a long reduction of few outputs split into chunks so that every thread has work.
-// A `columns` kernel's blocks are wide enough that each row it reads is long.
-[[nodiscard]] ReductionLaunchPlan plan_reduction_launch(const ReductionShape& shape, int threads);
+// The plan on `device.multiprocessors` CPU threads: one thread per output (lanes 1), blocks of
+// consecutive outputs, and a long reduction of few outputs split into chunks so that every thread
+// has a wave of blocks. A `columns` kernel's blocks are wide enough that each row it reads is long.
+[[nodiscard]] ReductionLaunchPlan plan_reduction_launch(const ReductionShape& shape,
+                                                        const ReductionDevice& device);
 
 extern const ReductionDialect reduction_part;
 

@@ -7,14 +7,15 @@
 
 namespace kiln::detail::host_dialect {
 
-ReductionLaunchPlan plan_reduction_launch(const ReductionShape& shape, int threads) {
-    // Eight blocks a thread, so that threads that finish early take more, each of at least a
-    // few thousand elements, so that calling a block costs little beside running it.
-    constexpr std::int64_t blocks_per_thread = 8;
+ReductionLaunchPlan plan_reduction_launch(const ReductionShape& shape,
+                                          const ReductionDevice& device) {
+    // A wave of blocks, each of at least a few thousand elements, so that calling a block costs
+    // little beside running it.
     constexpr std::int64_t least_elements = 4096;
     const std::int64_t m = std::max<std::int64_t>(1, shape.outputs);
     const std::int64_t n = std::max<std::int64_t>(1, shape.reduced);
-    const std::int64_t wanted = std::int64_t{std::max(1, threads)} * blocks_per_thread;
+    const std::int64_t wanted =
+        std::int64_t{std::max(1, device.multiprocessors)} * std::max(1, device.resident_blocks);
     ReductionLaunchPlan plan;
     // Outputs per block: enough for the least work, and few enough for `wanted` blocks. A
     // `columns` kernel reads each row of its block's outputs in one piece: at least `wide` of

@@ -389,13 +389,9 @@ std::string support(const ReductionDefinition& /*k*/) {
     return {};
 }
 
-ReductionLaunchPlan plan(const ReductionShape& shape, const ReductionDevice& device) {
-    return plan_reduction_launch(shape, device.multiprocessors);
-}
-
 }  // namespace
 
 const ReductionDialect reduction_part{&support, &host_main_kernel, &finish_kernel, &input_layout,
-                                      &plan};
+                                      &plan_reduction_launch};
 
 }  // namespace kiln::detail::host_dialect

@@ -6,7 +6,7 @@
 
 #include "../../core/array/array_memory.hpp"
 #include "../../core/backend.hpp"
-#include "../../core/kernels/builtin/builtin_kernels.hpp"
+#include "../../core/kernels/builtin_kernel.hpp"
 
 #include <array>
 #include <string>
@@ -126,20 +126,22 @@ void scan_chunks_on_host(ScanOperation operation, const ScanDtypes& dtypes, cons
     void* sums = scratch.data();
     long long row_length = length;
     long long chunk = host_chunk;
-    const auto function = [&](const char* name) {
-        return builtin_function(stream, name, scan_variant(operation, dtypes),
-                                [&] { return host_chunked_scan_source(operation, dtypes); });
-    };
-    const auto launch = [&](const char* name, std::int64_t grid, void** args) {
-        backend().launch(function(name),
-                         {{static_cast<unsigned>(grid), 1, 1}, {1, 1, 1}, 0, stream}, args);
+    // Three kernels of one source: the module cache compiles it once.
+    static constexpr BuiltinKernel chunk_sums("kiln_scan_chunk_sums");
+    static constexpr BuiltinKernel chunk_offsets("kiln_scan_chunk_offsets");
+    static constexpr BuiltinKernel chunk_scans("kiln_scan_chunks");
+    const auto launch = [&](const BuiltinKernel& kernel, std::int64_t grid, void** args) {
+        NativeFunction function = kernel.function(
+            stream, scan_variant(operation, dtypes),
+            [&](const KernelDialect&) { return host_chunked_scan_source(operation, dtypes); });
+        kernel.launch(function, {{static_cast<unsigned>(grid), 1, 1}, {1, 1, 1}, 0, stream}, args);
     };
     std::array<void*, 5> sum_args{&x, &sums, &row_length, &chunk, &chunks};
-    launch("kiln_scan_chunk_sums", blocks, sum_args.data());
+    launch(chunk_sums, blocks, sum_args.data());
     std::array<void*, 2> offset_args{&sums, &chunks};
-    launch("kiln_scan_chunk_offsets", rows, offset_args.data());
+    launch(chunk_offsets, rows, offset_args.data());
     std::array<void*, 6> scan_args{&x, &y, &sums, &row_length, &chunk, &chunks};
-    launch("kiln_scan_chunks", blocks, scan_args.data());
+    launch(chunk_scans, blocks, scan_args.data());
 }
 
 // A block a row, or chunks of long rows.
@@ -153,11 +155,12 @@ void scan_rows(ScanOperation operation, const ScanDtypes& dtypes, const void* in
     void* y = out;
     long long row_length = length;
     std::array<void*, 3> args{&x, &y, &row_length};
+    static constexpr BuiltinKernel kernel("kiln_scan_rows");
     NativeFunction function =
-        builtin_function(stream, "kiln_scan_rows", scan_variant(operation, dtypes),
-                         [&] { return row_scan_source(operation, dtypes); });
-    backend().launch(function, {{static_cast<unsigned>(rows), 1, 1}, {1, 1, 1}, 0, stream},
-                     args.data());
+        kernel.function(stream, scan_variant(operation, dtypes),
+                        [&](const KernelDialect&) { return row_scan_source(operation, dtypes); });
+    kernel.launch(function, {{static_cast<unsigned>(rows), 1, 1}, {1, 1, 1}, 0, stream},
+                  args.data());
 }
 
 }  // namespace

@@ -20,7 +20,8 @@ kiln::detail::IndexGrid host_elementwise_launch(std::int64_t size, int threads) 
 
 kiln::detail::ReductionLaunchPlan plan_host_reduction_launch(const ReductionShape& shape,
                                                              int threads) {
-    return kiln::detail::host_dialect::plan_reduction_launch(shape, threads);
+    return kiln::detail::host_dialect::plan_reduction_launch(
+        shape, {threads, kiln::detail::host_dialect::resident_blocks});
 }
 
 TEST(HostElementwiseLaunch, BlocksCoverEveryElementOnce) {

@@ -22,7 +22,7 @@ constexpr std::int64_t block = kiln::detail::reduction_block;
 
 // What any plan must do: lanes and finish lanes are powers of two within a block; the chunks
 // cover the reduction with none empty; the grids stay within their limits and cover every
-// output, or reach the grid-stride cap of 32 blocks per multiprocessor.
+// output, or reach the grid-stride cap of four waves.
 void expect_covers(const ReductionShape& shape, const ReductionDevice& device) {
     const ReductionLaunchPlan plan = plan_reduction_launch(shape, device);
     SCOPED_TRACE("m " + std::to_string(shape.outputs) + " n " + std::to_string(shape.reduced));
@@ -33,7 +33,7 @@ void expect_covers(const ReductionShape& shape, const ReductionDevice& device) {
     EXPECT_GE(plan.chunk * plan.split, shape.reduced);
     EXPECT_LT(plan.chunk * (plan.split - 1), std::max<std::int64_t>(shape.reduced, 1));
     EXPECT_LE(plan.split, 65535);
-    const std::int64_t cap = std::int64_t{device.multiprocessors} * 32;
+    const std::int64_t cap = std::int64_t{4} * device.multiprocessors * device.resident_blocks;
     EXPECT_TRUE(plan.blocks * (block / plan.lanes) >= shape.outputs || plan.blocks == cap);
     EXPECT_TRUE(plan.finish_blocks * (block / plan.finish_lanes) >= shape.outputs ||
                 plan.finish_blocks == cap);

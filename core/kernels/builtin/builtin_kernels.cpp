@@ -3,8 +3,7 @@
 #include "../../backend.hpp"
 #include "../../codegen/device_prelude.hpp"
 #include "../../codegen/kernel_dialect.hpp"
-#include "../../compile/module_cache.hpp"
-#include "../variant_cache.hpp"
+#include "../builtin_kernel.hpp"
 
 #include <kiln/device.hpp>
 #include <kiln/error.hpp>
@@ -75,13 +74,6 @@ std::string common_source(const KernelDialect& dialect) {
            std::string(dims_source);
 }
 
-void launch(NativeFunction function, std::int64_t count, StreamView stream, void** args) {
-    if (count == 0) {
-        return;
-    }
-    backend().launch(function, for_each_index_launch(count, stream), args);
-}
-
 std::string type_of(DType dtype) {
     return std::string(c_type(dtype));
 }
@@ -103,21 +95,6 @@ std::string conversion(DType from, DType to) {
         return cast + "(float(s))";
     }
     return cast + "(s)";
-}
-
-LaunchConfig for_each_index_launch(std::int64_t count, StreamView stream) {
-    const std::int64_t multiprocessors = Device(stream.device()).properties().multiprocessor_count;
-    const IndexGrid grid = active_kernel_dialect().index_grid(count, multiprocessors);
-    return {{grid.grid, 1, 1}, {grid.block, 1, 1}, 0, stream};
-}
-
-NativeFunction builtin_function(StreamView stream, const char* name, const std::string& variant,
-                                const std::function<std::string()>& make_source) {
-    static auto& functions = *new VariantCache<NativeFunction>();
-    return functions.get(stream.device(), std::string(name) + ' ' + variant, [&] {
-        const std::string source = make_source();
-        return module_function(stream.device(), {source, name, {}, {}}, name);
-    });
 }
 
 std::string copy_source(DType from, DType to, const KernelDialect& dialect) {
@@ -171,10 +148,11 @@ void copy_elements(std::span<const std::int64_t> shape, const StridedElements& d
     void* dst_ptr = dst.data;
     void* src_ptr = src.data;
     std::array<void*, 4> args{&dst_ptr, &src_ptr, &count, &dims};
-    NativeFunction function = builtin_function(
-        stream, "kiln_copy", std::string(name(src.dtype)) + ' ' + std::string(name(dst.dtype)),
-        [&] { return copy_source(src.dtype, dst.dtype, active_kernel_dialect()); });
-    launch(function, count, stream, args.data());
+    static constexpr BuiltinKernel kernel("kiln_copy");
+    NativeFunction function = kernel.function(
+        stream, std::string(name(src.dtype)) + ' ' + std::string(name(dst.dtype)),
+        [&](const KernelDialect& dialect) { return copy_source(src.dtype, dst.dtype, dialect); });
+    kernel.launch_indices(function, count, stream, args.data());
 }
 
 void fill_elements(std::span<const std::int64_t> shape, const StridedElements& dst,
@@ -184,10 +162,11 @@ void fill_elements(std::span<const std::int64_t> shape, const StridedElements& d
     long long count = element_count(shape);
     void* dst_ptr = dst.data;
     std::array<void*, 4> args{&dst_ptr, &count, &dims, bytes.data()};
-    NativeFunction function =
-        builtin_function(stream, "kiln_fill", std::to_string(itemsize(dst.dtype)),
-                         [&] { return fill_source(itemsize(dst.dtype), active_kernel_dialect()); });
-    launch(function, count, stream, args.data());
+    static constexpr BuiltinKernel kernel("kiln_fill");
+    NativeFunction function = kernel.function(
+        stream, std::to_string(itemsize(dst.dtype)),
+        [&](const KernelDialect& dialect) { return fill_source(itemsize(dst.dtype), dialect); });
+    kernel.launch_indices(function, count, stream, args.data());
 }
 
 namespace {
@@ -205,10 +184,11 @@ void generate(void* out, DType dtype, long long count, double start, double step
               bool set_last, StreamView stream) {
     int set = set_last ? 1 : 0;
     std::array<void*, 6> args{&out, &count, &start, &step, &last, &set};
-    NativeFunction function = builtin_function(stream, "kiln_range", std::string(name(dtype)), [&] {
-        return range_source(dtype, active_kernel_dialect());
-    });
-    launch(function, count, stream, args.data());
+    static constexpr BuiltinKernel kernel("kiln_range");
+    NativeFunction function =
+        kernel.function(stream, std::string(name(dtype)),
+                        [&](const KernelDialect& dialect) { return range_source(dtype, dialect); });
+    kernel.launch_indices(function, count, stream, args.data());
 }
 
 }  // namespace

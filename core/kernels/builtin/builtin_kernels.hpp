@@ -27,16 +27,6 @@ struct StridedElements {
 // The most axes a built-in kernel handles (NumPy 1.x's limit).
 inline constexpr std::size_t max_builtin_ndim = 32;
 
-// The kernel `name` of the variant `variant` ("float32 float64") on the device of `stream`, where
-// it will be launched; its source made by `make_source` only the first time: a launch neither
-// builds nor hashes source.
-[[nodiscard]] NativeFunction builtin_function(StreamView stream, const char* name,
-                                              const std::string& variant,
-                                              const std::function<std::string()>& make_source);
-
-// The launch of a kernel that loops with KILN_FOR_EACH_INDEX over `count` (> 0) indices on
-// `stream`, sized for its device.
-[[nodiscard]] LaunchConfig for_each_index_launch(std::int64_t count, StreamView stream);
 // The device expression converting `s` of type `from` to type `to`, with NumPy's meaning: a
 // complex value gives a real dtype its real part, and anything non-zero is true.
 [[nodiscard]] std::string conversion(DType from, DType to);

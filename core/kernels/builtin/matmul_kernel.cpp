@@ -1,7 +1,7 @@
 #include "matmul_kernel.hpp"
 
 #include "../../codegen/device_prelude.hpp"
-#include "builtin_kernels.hpp"
+#include "../builtin_kernel.hpp"
 #include "matmul_dialect.hpp"
 
 #include <algorithm>
@@ -28,9 +28,10 @@ void tiled_gemm(const GemmCall& call, StreamView stream) {
     if (call.m == 0 || call.n == 0) {
         return;
     }
-    NativeFunction function =
-        builtin_function(stream, "kiln_matmul", std::string(name(call.dtype)),
-                         [&] { return matmul_source(call.dtype, active_kernel_dialect()); });
+    static constexpr BuiltinKernel kernel("kiln_matmul");
+    NativeFunction function = kernel.function(
+        stream, std::string(name(call.dtype)),
+        [&](const KernelDialect& dialect) { return matmul_source(call.dtype, dialect); });
     const auto bytes = static_cast<long long>(itemsize(call.dtype));
     // The grid's third dimension holds at most 65535 batches a launch.
     constexpr int most_batches = 65535;
@@ -48,7 +49,7 @@ void tiled_gemm(const GemmCall& call, StreamView stream) {
         const Dim3 grid{(static_cast<unsigned>(n) + tile - 1) / tile,
                         (static_cast<unsigned>(m) + tile - 1) / tile,
                         static_cast<unsigned>(std::min(most_batches, call.batch - first))};
-        backend().launch(function, {grid, {16, 16, 1}, 0, stream}, args.data());
+        kernel.launch(function, {grid, {16, 16, 1}, 0, stream}, args.data());
     }
 }
 

@@ -4,7 +4,7 @@
 #include "../../backend.hpp"
 #include "../../codegen/device_prelude.hpp"
 #include "../../codegen/kernel_dialect.hpp"
-#include "builtin_kernels.hpp"
+#include "../builtin_kernel.hpp"
 #include "scan_dialect.hpp"
 
 #include <kiln/device.hpp>
@@ -92,10 +92,12 @@ void scan_columns(ScanOperation operation, const ScanDtypes& dtypes, const void*
     long long column_length = length;
     long long inner_count = inner;
     std::array<void*, 5> args{&x, &y, &outer_count, &column_length, &inner_count};
-    NativeFunction function = builtin_function(
-        stream, "kiln_scan_columns", scan_variant(operation, dtypes),
-        [&] { return column_scan_source(operation, dtypes, active_kernel_dialect()); });
-    backend().launch(function, for_each_index_launch(columns, stream), args.data());
+    static constexpr BuiltinKernel kernel("kiln_scan_columns");
+    NativeFunction function =
+        kernel.function(stream, scan_variant(operation, dtypes), [&](const KernelDialect& dialect) {
+            return column_scan_source(operation, dtypes, dialect);
+        });
+    kernel.launch_indices(function, columns, stream, args.data());
 }
 
 }  // namespace kiln::detail

@@ -26,7 +26,7 @@ struct ScanDtypes {
 // What every scan kernel's source starts with: the dtypes' typedefs, the identity and kiln_op.
 [[nodiscard]] std::string scan_typedefs(ScanOperation operation, const ScanDtypes& dtypes);
 
-// Tells scan kernels of different operations and dtypes apart (builtin_function's variant).
+// Tells scan kernels of different operations and dtypes apart (BuiltinKernel::function's variant).
 [[nodiscard]] std::string scan_variant(ScanOperation operation, const ScanDtypes& dtypes);
 
 // The column scan's source in `dialect` (exposed so that tests compile every one); the row scan's

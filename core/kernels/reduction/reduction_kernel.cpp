@@ -22,7 +22,6 @@ struct Reduction {
     struct Compiled {
         NativeFunction reduce = nullptr;
         NativeFunction finish = nullptr;
-        int resident_blocks = 0;  // the reduce kernel's blocks per multiprocessor
     };
 
     static Call prepare(const Definition& k, std::span<const Argument> args, const Options& options,
@@ -77,17 +76,15 @@ struct Reduction {
         auto& gpu = backend();
         compiled.reduce = gpu.get_function(device, module, k.name.c_str());
         compiled.finish = gpu.get_function(device, module, finish_name(k).c_str());
-        compiled.resident_blocks =
-            gpu.max_active_blocks_per_multiprocessor(device, compiled.reduce, reduction_block, 0);
         return compiled;
     }
     static void launch(const Definition& /*k*/, Call& call, const Compiled& compiled,
                        KernelLauncher& launcher) {
         const ReductionShape shape{call.m, call.n, call.reduction_contiguous,
                                    call.variant.layout == ReductionLayout::columns};
+        const KernelDialect& dialect = dialect_of(call.variant);
         const ReductionLaunchPlan plan =
-            dialect_of(call.variant)
-                .reduction.plan(shape, {launcher.multiprocessors(), compiled.resident_blocks});
+            dialect.reduction.plan(shape, {launcher.multiprocessors(), dialect.resident_blocks});
         void* partials = nullptr;
         if (plan.split > 1) {
             const auto bytes =

@@ -17,7 +17,7 @@ struct ReductionShape {
 
 struct ReductionDevice {
     int multiprocessors = 1;
-    int resident_blocks = 1;  // the reduce kernel's blocks that fit on one multiprocessor at once
+    int resident_blocks = 1;  // blocks per multiprocessor in a wave (KernelDialect's rule)
 };
 
 struct ReductionLaunchPlan {

@@ -74,12 +74,17 @@ IndexMap default_product_map(const DistributedArray& a, const DistributedArray& 
     const std::vector<AxisRange> rows = cuts(a.index_map(), 0);
     const std::vector<AxisRange> a_columns = cuts(a.index_map(), 1);
     const std::vector<AxisRange> columns = cuts(b.index_map(), 1);
+    const auto no_default = [&](const std::string& why) {
+        return ValueError(std::string(where) + why +
+                          ", so the result's map cannot follow them: give argument 'index_map'");
+    };
     if (rows.size() * a_columns.size() != a.index_map().size() ||
-        a_columns.size() != columns.size()) {
-        throw ValueError(std::string(where) + "argument 'a' is not a grid of " +
-                         std::to_string(columns.size()) +
-                         " column blocks (b's), so the result's map cannot follow it: give "
-                         "argument 'index_map'");
+        cuts(b.index_map(), 0).size() * columns.size() != b.index_map().size()) {
+        throw no_default("argument 'a' or 'b' is not a grid of blocks");
+    }
+    if (a_columns.size() != columns.size()) {
+        throw no_default("argument 'a' has " + std::to_string(a_columns.size()) +
+                         " column blocks and argument 'b' " + std::to_string(columns.size()));
     }
     IndexMap map;
     for (const AxisRange& row : rows) {
@@ -88,6 +93,9 @@ IndexMap default_product_map(const DistributedArray& a, const DistributedArray& 
                 std::find_if(a.index_map().begin(), a.index_map().end(), [&](const ShardIndex& s) {
                     return s.ranges[0] == row && s.ranges[1] == a_columns[j];
                 });
+            if (block == a.index_map().end()) {
+                throw no_default("argument 'a' is not a grid of blocks");
+            }
             map.push_back({block->rank, {row, columns[j]}});
         }
     }

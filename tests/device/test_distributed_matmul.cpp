@@ -164,8 +164,14 @@ TEST(DistributedMatmul, BlockOperandsThatDoNotFitAreNamed) {
         {"distributed.matmul", "different communicators"});
     const dist::DistributedArray b_columns =
         dist::ones({5, 4}, comms, kiln::float64, dist::split_index_map({5, 4}, 2, 1));
-    kiln::test::expect_error_naming([&] { (void)dist::matmul(a, b_columns); },
-                                    {"distributed.matmul", "'index_map'"});
+    kiln::test::expect_error_naming(
+        [&] { (void)dist::matmul(a, b_columns); },
+        {"distributed.matmul", "'a' has 1 column blocks", "'b' 2", "'index_map'"});
+    const dist::DistributedArray b_not_a_grid = dist::ones(
+        {5, 4}, comms, kiln::float64,
+        dist::IndexMap{{0, {{0, 2}, {0, 4}}}, {1, {{2, 5}, {0, 1}}}, {0, {{2, 5}, {1, 4}}}});
+    kiln::test::expect_error_naming([&] { (void)dist::matmul(a, b_not_a_grid); },
+                                    {"distributed.matmul", "not a grid", "'index_map'"});
     kiln::test::expect_error_naming(
         [&] {
             (void)dist::matmul(a, b_columns, dist::split_index_map({6, 3}, 2));

@@ -30,11 +30,11 @@ namespace kiln::distributed {
 
 /// a @ b for 2-D distributed `a` (M, K) and `b` (K, N) on the same communicators, any maps: a
 /// DistributedArray (M, N) cut by `index_map`. By default a's row blocks by b's column blocks,
-/// block (i, j) on the rank of a's block (i, j), which needs a's map to be a grid
-/// (make_2d_index_map's kind, row blocks included) with as many column blocks as b's. The dtype is
-/// kiln::matmul's; sums run panel by panel, so floating results may differ from one device's in the
-/// last places. ValueError naming the argument for operands that are not 2-D, on other
-/// communicators, or a default map that cannot be made; ShapeError naming both shapes when K
+/// block (i, j) on the rank of a's block (i, j), which needs both maps to be grids
+/// (make_2d_index_map's kind, row blocks included) and a to have as many column blocks as b. The
+/// dtype is kiln::matmul's; sums run panel by panel, so floating results may differ from one
+/// device's in the last places. ValueError naming the argument for operands that are not 2-D, on
+/// other communicators, or a default map that cannot be made; ShapeError naming both shapes when K
 /// differs. Collective.
 [[nodiscard]] DistributedArray matmul(const DistributedArray& a, const DistributedArray& b,
                                       std::optional<IndexMap> index_map = std::nullopt);

@@ -1,5 +1,6 @@
 #include "host_blocks.hpp"
 #include "index_map.hpp"
+#include "make_array.hpp"
 #include "shard_bytes.hpp"
 
 #include <kiln/distributed/array.hpp>
@@ -7,32 +8,32 @@
 #include <kiln/manipulation.hpp>
 
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <utility>
 
 namespace kiln::distributed {
 
-namespace {
+namespace detail {
 
-using MakeShard = std::function<ndarray(const ShardIndex&)>;
+namespace {
 
 // split_index_map along axis 0; a 0-d array is one shard, on rank 0.
 IndexMap default_index_map(const Shape& shape, int ranks) {
     return shape.empty() ? IndexMap{ShardIndex{0, {}}} : split_index_map(shape, ranks);
 }
 
-// The array whose local shards `make` returns, each made with its rank's device current.
+}  // namespace
+
 DistributedArray make_array(const Shape& shape, DType dtype, std::optional<IndexMap> index_map,
                             const Communicators& comms, const char* function,
                             const MakeShard& make) {
-    detail::check_communicators(comms, function);
+    check_communicators(comms, function);
     IndexMap map =
         index_map ? std::move(*index_map) : default_index_map(shape, comms->front().size());
-    detail::check_index_map(map, shape, comms->front().size(), function);
+    check_index_map(map, shape, comms->front().size(), function);
     std::vector<Shard> shards;
     for (std::size_t s = 0; s < map.size(); ++s) {
-        if (const Communicator* comm = detail::local_rank(comms, map[s].rank)) {
+        if (const Communicator* comm = local_rank(comms, map[s].rank)) {
             const DeviceGuard guard(comm->device());
             shards.push_back({s, make(map[s]), {}});
         }
@@ -40,7 +41,7 @@ DistributedArray make_array(const Shape& shape, DType dtype, std::optional<Index
     return {shape, dtype, std::move(map), comms, std::move(shards), function};
 }
 
-}  // namespace
+}  // namespace detail
 
 std::int64_t DistributedArray::size() const noexcept {
     std::int64_t n = 1;
@@ -101,41 +102,42 @@ void DistributedArray::require_element_type(DType type, const char* function) co
 
 DistributedArray distributed_array(const ndarray& source, const Communicators& comms,
                                    std::optional<IndexMap> index_map) {
-    return make_array(source.shape(), source.dtype(), std::move(index_map), comms,
-                      "distributed_array", [&](const ShardIndex& shard) {
-                          ndarray block = kiln::empty(detail::shard_shape(shard), source.dtype());
-                          copyto(block, source.slice(detail::shard_slices(shard)));
-                          return block;
-                      });
+    return detail::make_array(source.shape(), source.dtype(), std::move(index_map), comms,
+                              "distributed_array", [&](const ShardIndex& shard) {
+                                  ndarray block =
+                                      kiln::empty(detail::shard_shape(shard), source.dtype());
+                                  copyto(block, source.slice(detail::shard_slices(shard)));
+                                  return block;
+                              });
 }
 
 DistributedArray empty(const Shape& shape, const Communicators& comms, DType dtype,
                        std::optional<IndexMap> index_map) {
-    return make_array(shape, dtype, std::move(index_map), comms, "empty", [&](const ShardIndex& s) {
-        return kiln::empty(detail::shard_shape(s), dtype);
-    });
+    return detail::make_array(
+        shape, dtype, std::move(index_map), comms, "empty",
+        [&](const ShardIndex& s) { return kiln::empty(detail::shard_shape(s), dtype); });
 }
 
 DistributedArray zeros(const Shape& shape, const Communicators& comms, DType dtype,
                        std::optional<IndexMap> index_map) {
-    return make_array(shape, dtype, std::move(index_map), comms, "zeros", [&](const ShardIndex& s) {
-        return kiln::zeros(detail::shard_shape(s), dtype);
-    });
+    return detail::make_array(
+        shape, dtype, std::move(index_map), comms, "zeros",
+        [&](const ShardIndex& s) { return kiln::zeros(detail::shard_shape(s), dtype); });
 }
 
 DistributedArray ones(const Shape& shape, const Communicators& comms, DType dtype,
                       std::optional<IndexMap> index_map) {
-    return make_array(shape, dtype, std::move(index_map), comms, "ones", [&](const ShardIndex& s) {
-        return kiln::ones(detail::shard_shape(s), dtype);
-    });
+    return detail::make_array(
+        shape, dtype, std::move(index_map), comms, "ones",
+        [&](const ShardIndex& s) { return kiln::ones(detail::shard_shape(s), dtype); });
 }
 
 DistributedArray full(const Shape& shape, const Scalar& value, const Communicators& comms,
                       std::optional<DType> dtype, std::optional<IndexMap> index_map) {
     const DType type = dtype.value_or(value.dtype());
-    return make_array(shape, type, std::move(index_map), comms, "full", [&](const ShardIndex& s) {
-        return kiln::full(detail::shard_shape(s), value, type);
-    });
+    return detail::make_array(
+        shape, type, std::move(index_map), comms, "full",
+        [&](const ShardIndex& s) { return kiln::full(detail::shard_shape(s), value, type); });
 }
 
 namespace detail {

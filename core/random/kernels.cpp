@@ -79,7 +79,7 @@ constexpr std::string_view integers_body =
 }  // namespace
 
 std::string random_source(RandomDistribution distribution, DType dtype,
-                          const KernelDialect& dialect) {
+                          const KernelDialect& dialect, bool blocked) {
     const bool integral = distribution == RandomDistribution::integers;
     const bool normal = distribution == RandomDistribution::normal;
     std::string source =
@@ -89,11 +89,14 @@ std::string random_source(RandomDistribution distribution, DType dtype,
         dialect.kernel_opening(
             random_kernel_name,
             std::string("T* out, long long n, unsigned long long seed, ") +
-                (integral ? "long long low, unsigned long long range" : "double a, double b"),
+                (integral ? "long long low, unsigned long long range" : "double a, double b") +
+                (blocked ? ", long long offset, long long run, long long stride" : ""),
             {}) +
-        "    KILN_FOR_EACH_INDEX(n) {\n"
+        "    KILN_FOR_EACH_INDEX(n) {\n" +
+        (blocked ? "        const long long k = offset + (i / run) * stride + i % run;\n"
+                 : "        const long long k = i;\n") +
         "        const kiln_random_words w = kiln_philox(seed, "
-        "static_cast<unsigned long long>(i));\n";
+        "static_cast<unsigned long long>(k));\n";
     switch (distribution) {
         case RandomDistribution::uniform:
             source += uniform_body(dtype);

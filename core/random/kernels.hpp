@@ -18,11 +18,14 @@ enum class RandomDistribution : std::uint8_t { uniform, normal, integers };
 //     with (a, b) = (low, high - low) for uniform and (mean, stddev) for normal;
 //   integers:         (T* out, long long n, unsigned long long seed, long long low,
 //                      unsigned long long range)  with range = high - low.
+// A blocked kernel (a block of a bigger draw, for kiln::distributed::random) takes three more
+// arguments, (long long offset, long long run, long long stride): out[i] is element
+// offset + (i / run) * stride + i % run of the draw.
 inline constexpr const char* random_kernel_name = "kiln_random";
 
 // The kernel's source for `dtype` (a floating dtype for uniform and normal, an integer dtype for
-// integers; the caller has checked it). It loops with KILN_FOR_EACH_INDEX.
+// integers; the caller has checked it), blocked or not. It loops with KILN_FOR_EACH_INDEX.
 [[nodiscard]] std::string random_source(RandomDistribution distribution, DType dtype,
-                                        const KernelDialect& dialect);
+                                        const KernelDialect& dialect, bool blocked = false);
 
 }  // namespace kiln::detail

@@ -36,6 +36,9 @@
 #include <kiln/device.hpp>
 #include <kiln/distributed/array.hpp>
 #include <kiln/distributed/array_halo.hpp>
+#include <kiln/distributed/array_matmul.hpp>
+#include <kiln/distributed/array_random.hpp>
+#include <kiln/distributed/array_redistribute.hpp>
 #include <kiln/distributed/array_reductions.hpp>
 #include <kiln/distributed/array_shardwise.hpp>
 #include <kiln/distributed/communicator.hpp>

@@ -1,4 +1,5 @@
-// kiln::random's generated kernels compile for every CI target, with no device.
+// kiln::random's generated kernels, plain and blocked (kiln::distributed::random's), compile for
+// every CI target, with no device.
 #include "core/backend.hpp"
 #include "core/compile/compile_cache.hpp"
 #include "core/random/kernels.hpp"
@@ -19,15 +20,19 @@ using kiln::detail::RandomDistribution;
 
 void expect_compiles(RandomDistribution distribution, kiln::DType dtype,
                      const std::string& target) {
-    SCOPED_TRACE(std::string(kiln::name(dtype)) + " for " + target);
-    const auto source =
-        kiln::detail::random_source(distribution, dtype, kiln::detail::gpu_dialect::dialect());
-    const auto binary =
-        kiln::detail::compile_uncached({source, kiln::detail::random_kernel_name, {}, {}}, target);
-    const auto elf = kiln::test::read_elf(binary.image);
-    EXPECT_EQ(elf.machine, kiln::test::elf_machine());
-    EXPECT_NE(std::find(elf.symbols.begin(), elf.symbols.end(), kiln::detail::random_kernel_name),
-              elf.symbols.end());
+    for (const bool blocked : {false, true}) {
+        SCOPED_TRACE(std::string(kiln::name(dtype)) + " for " + target +
+                     (blocked ? ", blocked" : ""));
+        const auto source = kiln::detail::random_source(
+            distribution, dtype, kiln::detail::gpu_dialect::dialect(), blocked);
+        const auto binary = kiln::detail::compile_uncached(
+            {source, kiln::detail::random_kernel_name, {}, {}}, target);
+        const auto elf = kiln::test::read_elf(binary.image);
+        EXPECT_EQ(elf.machine, kiln::test::elf_machine());
+        EXPECT_NE(
+            std::find(elf.symbols.begin(), elf.symbols.end(), kiln::detail::random_kernel_name),
+            elf.symbols.end());
+    }
 }
 
 TEST(RandomKernels, UniformAndNormalCompileForEveryFloatingDtypeAndTarget) {

@@ -9,6 +9,7 @@
 #include "core/distributed/wire_call.hpp"
 #include "tests/support/backend_under_test.hpp"
 #include "tests/support/collective_arrays.hpp"
+#include "tests/support/distributed_ranks.hpp"
 #include "tests/support/expect_error.hpp"
 #include "tests/support/test_kernels.hpp"
 
@@ -42,19 +43,9 @@ using kiln::test::rank_values;
 
 constexpr std::size_t count = 1027;  // odd: a wrong element count leaves a visible tail
 
-// Why a communicator cannot be made here, or "".
-std::string collectives_missing() {
-    try {
-        (void)Communicator::unique_id();
-        return "";
-    } catch (const kiln::NoDevice& e) {
-        return e.what();
-    }
-}
-
-#define KILN_REQUIRE_COLLECTIVES()                                   \
-    KILN_REQUIRE_DEVICE();                                           \
-    if (const std::string why = collectives_missing(); !why.empty()) \
+#define KILN_REQUIRE_COLLECTIVES()                                               \
+    KILN_REQUIRE_DEVICE();                                                       \
+    if (const std::string why = kiln::test::collectives_missing(); !why.empty()) \
     GTEST_SKIP() << why
 
 Communicator one_rank() {

@@ -3,6 +3,7 @@
 // device's ndarray, or against the host data it came from. Skips, saying why, without two devices
 // or without the library of collectives. Across processes: tests/mpi/test_distributed_array.cpp.
 #include "tests/support/backend_under_test.hpp"
+#include "tests/support/distributed_ranks.hpp"
 #include "tests/support/expect_error.hpp"
 
 #include <kiln/kiln.hpp>
@@ -25,23 +26,7 @@ using dist::DistributedArray;
 using kiln::Device;
 using kiln::ndarray;
 
-std::string collectives_missing() {
-    try {
-        (void)Communicator::unique_id();
-        return "";
-    } catch (const kiln::NoDevice& e) {
-        return e.what();
-    }
-}
-
-#define KILN_REQUIRE_TWO_RANKS()                                     \
-    KILN_REQUIRE_TWO_DEVICES();                                      \
-    if (const std::string why = collectives_missing(); !why.empty()) \
-    GTEST_SKIP() << why
-
-dist::Communicators two_ranks() {
-    return std::make_shared<const std::vector<Communicator>>(Communicator::create_all({0, 1}));
-}
+using kiln::test::two_ranks;
 
 // 0.5, 1.5, ... with a sign that changes every third element: no two neighbours alike.
 std::vector<double> sample(std::size_t n, double scale = 1) {

@@ -2,6 +2,7 @@
 // per device. The ghost rows are checked against the host data they come from, and Jacobi sweeps
 // of the 5-point stencil against the same sweeps on one device's whole array, exactly.
 #include "tests/support/backend_under_test.hpp"
+#include "tests/support/distributed_ranks.hpp"
 #include "tests/support/expect_error.hpp"
 
 #include <kiln/kiln.hpp>
@@ -24,23 +25,7 @@ using dist::DistributedArray;
 using kiln::ndarray;
 using kiln::Slice;
 
-std::string collectives_missing() {
-    try {
-        (void)Communicator::unique_id();
-        return "";
-    } catch (const kiln::NoDevice& e) {
-        return e.what();
-    }
-}
-
-#define KILN_REQUIRE_TWO_RANKS()                                     \
-    KILN_REQUIRE_TWO_DEVICES();                                      \
-    if (const std::string why = collectives_missing(); !why.empty()) \
-    GTEST_SKIP() << why
-
-dist::Communicators two_ranks() {
-    return std::make_shared<const std::vector<Communicator>>(Communicator::create_all({0, 1}));
-}
+using kiln::test::two_ranks;
 
 // Distinct values, so that a ghost row taken from the wrong place shows.
 std::vector<double> sample(std::int64_t rows, std::int64_t columns) {

@@ -3,13 +3,16 @@
 // Every result is checked on both ranks against the same computation on one device of the rank
 // (each rank has the whole data). A map that leaves rank 1 without a shard checks that a rank
 // with nothing still learns the result's dtype and joins every collective. Ghost rows are checked
-// against the rows of the host data around each shard.
+// against the rows of the host data around each shard. Random draws, products and redistribution
+// are checked on even, uneven and 2-D maps against kiln::random and kiln::matmul on one device and
+// the host data's blocks.
 #include <kiln/distributed/mpi.hpp>
 #include <kiln/kiln.hpp>
 
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <memory>
@@ -139,6 +142,93 @@ TEST(TwoRanksDistributedArray, GhostRowsHoldTheNeighboursRows) {
         // Rank 0 holds the first and last blocks, rank 1 the middle one.
         check_ghost_rows({{0, {{0, 3}, {0, 4}}}, {1, {{3, 5}, {0, 4}}}, {0, {{5, 9}, {0, 4}}}},
                          width, "three blocks");
+    }
+}
+
+// The maps the routines below are tried on: the even split, uneven row blocks with an empty shard
+// and rank 0 holding two, 2-D blocks, and every shard on rank 0.
+std::vector<dist::IndexMap> row_and_block_maps(const kiln::Shape& shape) {
+    return {dist::split_index_map(shape, 2),
+            {{0, {{0, 2}, {0, shape[1]}}},
+             {1, {{2, 2}, {0, shape[1]}}},
+             {1, {{2, 7}, {0, shape[1]}}},
+             {0, {{7, shape[0]}, {0, shape[1]}}}},
+            dist::make_2d_index_map(shape, {0, 4, shape[0]}, {0, 1, shape[1]}, {{1, 0}, {0, 1}}),
+            {{0, {{0, shape[0]}, {0, shape[1]}}}}};
+}
+
+TEST(TwoRanksDistributedArray, RandomMatchesOneDeviceWhateverThePartition) {
+    KILN_REQUIRE_TWO_RANKS();
+    const kiln::Shape shape = {9, 5};
+    for (const dist::IndexMap& map : row_and_block_maps(shape)) {
+        const auto& comms = world_ranks().comms;
+        EXPECT_EQ(dist::random::uniform(shape, comms, -1, 2, 17, kiln::float64, map).get<double>(),
+                  kiln::random::uniform(shape, -1, 2, 17).get<double>());
+        EXPECT_EQ(dist::random::normal(shape, comms, 0, 1, 3, kiln::float32, map).get<float>(),
+                  kiln::random::normal(shape, 0, 1, 3, kiln::float32).get<float>());
+        EXPECT_EQ(
+            dist::random::integers(shape, comms, 0, 9, 8, kiln::int64, map).get<std::int64_t>(),
+            kiln::random::integers(shape, 0, 9, 8).get<std::int64_t>());
+    }
+}
+
+TEST(TwoRanksDistributedArray, MatmulOfRowBlocksMatchesOneDevice) {
+    KILN_REQUIRE_TWO_RANKS();
+    const std::vector<double> x = sample(45, 1.0);  // multiples of 0.5: every sum is exact
+    const std::vector<double> y = sample(10, 0.5);
+    const ndarray b = kiln::array(y, kiln::Shape{5, 2});
+    const ndarray expected = kiln::matmul(kiln::array(x, kiln::Shape{9, 5}), b);
+    for (const dist::IndexMap& map : row_and_block_maps({9, 5})) {
+        if (std::any_of(map.begin(), map.end(), [](const dist::ShardIndex& entry) {
+                return entry.ranges[1] != dist::AxisRange{0, 5};
+            })) {
+            continue;  // not row blocks
+        }
+        const dist::DistributedArray a =
+            dist::distributed_array(std::span<const double>(x), {9, 5}, world_ranks().comms, map);
+        EXPECT_EQ(dist::matmul(a, b).get<double>(), expected.get<double>());
+    }
+}
+
+TEST(TwoRanksDistributedArray, RedistributionRoundTrips) {
+    KILN_REQUIRE_TWO_RANKS();
+    const kiln::Shape shape = {9, 5};
+    const std::vector<double> x = sample(45, 1.0);
+    const std::vector<dist::IndexMap> maps = row_and_block_maps(shape);
+    for (std::size_t i = 0; i < maps.size(); ++i) {
+        const dist::DistributedArray a = dist::distributed_array(std::span<const double>(x), shape,
+                                                                 world_ranks().comms, maps[i]);
+        for (std::size_t j = 0; j < maps.size(); ++j) {
+            const dist::DistributedArray b = dist::redistribute(a, maps[j]);
+            const std::string which = "map " + std::to_string(i) + " to map " + std::to_string(j);
+            const ndarray whole = kiln::array(x, shape);
+            for (const dist::Shard& shard : b.local_shards()) {
+                const dist::ShardIndex& entry = maps[j][shard.index];
+                const ndarray block =
+                    whole[{kiln::Slice{entry.ranges[0].begin, entry.ranges[0].end},
+                           kiln::Slice{entry.ranges[1].begin, entry.ranges[1].end}}];
+                EXPECT_EQ(shard.array.get<double>(), block.copy().get<double>())
+                    << which << ", shard " << shard.index;
+            }
+            EXPECT_EQ(dist::redistribute(b, maps[i]).get<double>(), x) << which << " and back";
+        }
+    }
+}
+
+TEST(TwoRanksDistributedArray, BlockProductMatchesOneDevice) {
+    KILN_REQUIRE_TWO_RANKS();
+    const auto& comms = world_ranks().comms;
+    const std::vector<double> x = sample(45, 1.0);
+    const std::vector<double> y = sample(20, 0.5);
+    const ndarray expected =
+        kiln::matmul(kiln::array(x, kiln::Shape{9, 5}), kiln::array(y, kiln::Shape{5, 4}));
+    const dist::DistributedArray b = dist::distributed_array(
+        std::span<const double>(y), {5, 4}, comms, dist::split_index_map({5, 4}, 2, 1));
+    for (const dist::IndexMap& map : row_and_block_maps({9, 5})) {
+        const dist::DistributedArray a =
+            dist::distributed_array(std::span<const double>(x), {9, 5}, comms, map);
+        EXPECT_EQ(dist::matmul(a, b, dist::split_index_map({9, 4}, 2)).get<double>(),
+                  expected.get<double>());
     }
 }
 

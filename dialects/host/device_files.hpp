@@ -19,6 +19,8 @@ using header_text::DeviceFile;
 // Kernels, whole (each KILN_HOST_KERNEL included), after the typedefs and macros their writers set
 // (matmul.cpp, scan.cpp).
 [[nodiscard]] DeviceFile matmul_cuh() noexcept;
+// The lanes, tiles and runs of a reduction's sweeps, after _type_reduce (reduction_source.cpp).
+[[nodiscard]] DeviceFile reduction_sweep_h() noexcept;
 [[nodiscard]] DeviceFile scan_chunks_cuh() noexcept;
 [[nodiscard]] DeviceFile scan_rows_cuh() noexcept;
 

@@ -98,6 +98,7 @@ TEST(DeviceHeaders, EmbeddedTextsAreTheFilesWithTheirHashes) {
         {"dialects/host/device/kiln/host_cuda_math.h", host::host_cuda_math_h()},
         {"dialects/host/device/kiln/warp.h", host::warp_h()},
         {"dialects/host/device/kiln/matmul.cuh", host::matmul_cuh()},
+        {"dialects/host/device/kiln/reduction_sweep.h", host::reduction_sweep_h()},
         {"dialects/host/device/kiln/scan_chunks.cuh", host::scan_chunks_cuh()},
         {"dialects/host/device/kiln/scan_rows.cuh", host::scan_rows_cuh()},
     };

@@ -27,6 +27,9 @@ struct DeviceFile {
 // as the 64-bit words x and y; and the high half of a 64 x 64-bit product from 32-bit halves,
 // which every device compiler has (random/kernels.cpp).
 [[nodiscard]] DeviceFile philox_h() noexcept;
+// The Box-Muller step's log and cos(2 pi u), after the KILN_BOX_MULLER_* macros that
+// random/box_muller.cpp writes from its coefficients.
+[[nodiscard]] DeviceFile box_muller_h() noexcept;
 // The index, raw-array and tile types an ElementwiseKernel's loops use (elementwise_variant.cpp).
 [[nodiscard]] DeviceFile elementwise_support_h() noexcept;
 // The dims, index and storage types a ReductionKernel's kernels use (reduction_source.cpp).

@@ -77,6 +77,7 @@ TEST(DeviceHeaders, EmbeddedTextsAreTheFilesWithTheirHashes) {
     namespace host = kiln::detail::host_dialect::device_file;
     const std::vector<std::pair<std::string, text::DeviceFile>> files = {
         {"dialects/gpu/device/kiln/atomic.h", gpu::atomic_h()},
+        {"core/codegen/device/kiln/box_muller.h", text::box_muller_h()},
         {"core/codegen/device/kiln/complex.h", text::complex_h()},
         {"core/codegen/device/kiln/device.h", text::device_h()},
         {"core/codegen/device/kiln/float16.h", text::float16_h()},

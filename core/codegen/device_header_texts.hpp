@@ -34,5 +34,7 @@ struct DeviceFile {
 [[nodiscard]] DeviceFile elementwise_support_h() noexcept;
 // The dims, index and storage types a ReductionKernel's kernels use (reduction_source.cpp).
 [[nodiscard]] DeviceFile reduction_support_h() noexcept;
+// One column's scan, after the scan's typedefs, KILN_IDENTITY and kiln_op (scan_kernels.cpp).
+[[nodiscard]] DeviceFile scan_column_cuh() noexcept;
 
 }  // namespace kiln::detail::header_text

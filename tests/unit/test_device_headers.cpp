@@ -87,6 +87,7 @@ TEST(DeviceHeaders, EmbeddedTextsAreTheFilesWithTheirHashes) {
         {"core/codegen/device/kiln/elementwise_support.h", text::elementwise_support_h()},
         {"core/codegen/device/kiln/philox.h", text::philox_h()},
         {"core/codegen/device/kiln/reduction_support.h", text::reduction_support_h()},
+        {"core/codegen/device/kiln/scan_column.cuh", text::scan_column_cuh()},
         {"dialects/gpu/device/kiln/block_reduce.cuh", gpu::block_reduce_cuh()},
         {"dialects/gpu/device/kiln/block_reduce_flagged.cuh", gpu::block_reduce_flagged_cuh()},
         {"dialects/gpu/device/kiln/matmul.cuh", gpu::matmul_cuh()},

@@ -6,9 +6,10 @@
 #   kiln_embed_device_files(TARGET target OUTPUT generated.cpp DECLARATIONS header.hpp
 #                           NAMESPACE name::space FILES function file [function file ...])
 #
-# DECLARATIONS is the header declaring each `DeviceFile function() noexcept` and the DeviceFile
-# type ({std::string_view text; std::string_view sha256;}); file paths are relative to the
-# calling CMakeLists.txt's folder.
+# DECLARATIONS is the header declaring each `DeviceFile function() noexcept` in NAMESPACE, where
+# the DeviceFile type ({std::string_view text; std::string_view sha256;}) must be visible; file
+# paths are relative to the calling CMakeLists.txt's folder. It may be called from any folder, so
+# that each dialect embeds its own files (dialects/<name>/CMakeLists.txt).
 set(KILN_EMBED_DEVICE_FILES_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/embed_device_files.cmake)
 
 function(kiln_embed_device_files)
@@ -39,5 +40,17 @@ function(kiln_embed_device_files)
     DEPENDS ${paths} ${KILN_EMBED_DEVICE_FILES_SCRIPT}
     COMMENT "Embedding device files into ${ARG_OUTPUT}"
     VERBATIM)
-  target_sources(${ARG_TARGET} PRIVATE ${ARG_OUTPUT})
+  get_target_property(target_folder ${ARG_TARGET} SOURCE_DIR)
+  if(target_folder STREQUAL CMAKE_CURRENT_SOURCE_DIR)
+    target_sources(${ARG_TARGET} PRIVATE ${ARG_OUTPUT})
+  else()
+    # A custom command's output reaches only targets of its own folder: an object library here
+    # compiles it, and the target takes its object.
+    file(RELATIVE_PATH relative ${PROJECT_BINARY_DIR} ${ARG_OUTPUT})
+    string(MAKE_C_IDENTIFIER "${ARG_TARGET}_${relative}" objects)
+    add_library(${objects} OBJECT ${ARG_OUTPUT})
+    set_target_properties(${objects} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+    target_compile_features(${objects} PRIVATE cxx_std_20)
+    target_sources(${ARG_TARGET} PRIVATE $<TARGET_OBJECTS:${objects}>)
+  endif()
 endfunction()

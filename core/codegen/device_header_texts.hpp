@@ -1,8 +1,8 @@
-// The text of each of kiln's device headers (device_prelude.hpp lists them by include name), from
-// the files core/codegen/device/kiln/*.h (every dialect's) and dialects/<name>/device/kiln/*.h (a
-// dialect's own), embedded into libkiln at build time (cmake/EmbedDeviceFiles.cmake). Each is
-// plain CUDA/HIP C++ that compiles under NVRTC and HIPRTC without vendor headers, and under the
-// host compiler after host.h; atomic.h and warp.h are each dialect's own.
+// The text of each device file every dialect shares, from core/codegen/device/kiln/, embedded into
+// libkiln at build time (cmake/EmbedDeviceFiles.cmake). Each is plain CUDA/HIP C++ that compiles
+// under NVRTC and HIPRTC without vendor headers, and under the host compiler after host.h. A
+// dialect's own files (dialects/<name>/device/kiln/, kiln/atomic.h and kiln/warp.h among them)
+// are embedded and declared in its folder (dialects/<name>/device_files.hpp).
 #pragma once
 
 #include <string_view>
@@ -18,18 +18,23 @@ struct DeviceFile {
 [[nodiscard]] DeviceFile complex_h() noexcept;
 [[nodiscard]] DeviceFile float16_h() noexcept;
 [[nodiscard]] DeviceFile limits_h() noexcept;
-[[nodiscard]] DeviceFile atomic_h() noexcept;
 [[nodiscard]] DeviceFile device_h() noexcept;
 [[nodiscard]] DeviceFile ufunc_h() noexcept;
-// The file spells a warp size of 32; device_headers writes in the target's.
-[[nodiscard]] DeviceFile warp_h() noexcept;
-[[nodiscard]] DeviceFile host_h() noexcept;
-// The host kernel ABI, which host.h includes and libkiln compiles in too.
-[[nodiscard]] DeviceFile host_abi_h() noexcept;
-// The host's CUDA dialect (user sources): its prelude, and the types and functions it includes.
-[[nodiscard]] DeviceFile host_cuda_h() noexcept;
-[[nodiscard]] DeviceFile host_cuda_math_h() noexcept;
-[[nodiscard]] DeviceFile host_atomic_h() noexcept;
-[[nodiscard]] DeviceFile host_warp_h() noexcept;
+// Text that generated kernels carry rather than include. Built-in kernels' shapes and byte
+// strides, and the byte offsets of a linear index (builtin_kernels.cpp).
+[[nodiscard]] DeviceFile dims_h() noexcept;
+// Philox4x32-10 of counter (k mod 2^32, k div 2^32, 0, 0) and key (seed mod 2^32, seed div 2^32),
+// as the 64-bit words x and y; and the high half of a 64 x 64-bit product from 32-bit halves,
+// which every device compiler has (random/kernels.cpp).
+[[nodiscard]] DeviceFile philox_h() noexcept;
+// The Box-Muller step's log and cos(2 pi u), after the KILN_BOX_MULLER_* macros that
+// random/box_muller.cpp writes from its coefficients.
+[[nodiscard]] DeviceFile box_muller_h() noexcept;
+// The index, raw-array and tile types an ElementwiseKernel's loops use (elementwise_variant.cpp).
+[[nodiscard]] DeviceFile elementwise_support_h() noexcept;
+// The dims, index and storage types a ReductionKernel's kernels use (reduction_source.cpp).
+[[nodiscard]] DeviceFile reduction_support_h() noexcept;
+// One column's scan, after the scan's typedefs, KILN_IDENTITY and kiln_op (scan_kernels.cpp).
+[[nodiscard]] DeviceFile scan_column_cuh() noexcept;
 
 }  // namespace kiln::detail::header_text

@@ -1,6 +1,9 @@
-// The device spelling of box_muller.hpp's log and cos_two_pi, statement for statement, with the
-// coefficients written in as exact hexadecimal literals.
+// The device spelling of box_muller.hpp's log and cos_two_pi, statement for statement, is the file
+// kiln/box_muller.h; this writes the coefficients before it, as macros of exact hexadecimal
+// literals.
 #include "box_muller.hpp"
+
+#include "../codegen/device_header_texts.hpp"
 
 #include <array>
 #include <cstdio>
@@ -16,12 +19,12 @@ std::string literal(double value) {
     return text.data();
 }
 
-// Statements leaving horner(c, w) in `p`, in horner's order.
+// Statements on one line (a macro's body) leaving horner(c, w) in `p`, in horner's order.
 template <std::size_t N>
 std::string horner_source(const std::array<double, N>& c) {
-    std::string source = "    p = " + literal(c.back()) + ";\n";
+    std::string source = "p = " + literal(c.back()) + ";";
     for (auto coefficient = c.rbegin() + 1; coefficient != c.rend(); ++coefficient) {
-        source += "    p = fma(p, w, " + literal(*coefficient) + ");\n";
+        source += " p = fma(p, w, " + literal(*coefficient) + ");";
     }
     return source;
 }
@@ -29,46 +32,15 @@ std::string horner_source(const std::array<double, N>& c) {
 }  // namespace
 
 std::string source() {
-    return R"(__device__ inline double kiln_box_muller_log(double x) {
-    int e = 0;
-    double m = frexp(x, &e);
-    if (m < )" +
-           literal(sqrt_half) +
-           R"() {
-        m = m + m;
-        e = e - 1;
-    }
-    const double k = e;
-    const double f = m - 1.0;
-    const double s = f / (2.0 + f);
-    const double w = s * s;
-    const double h = 0.5 * f;
-    double p;
-)" + horner_source(log_series) +
-           "    const double t = fma(s, fma(h, f, w * p), k * " + literal(ln2_lo) + ");\n" +
-           "    return fma(k, " + literal(ln2_hi) + R"(, -(fma(h, f, -t) - f));
-}
-__device__ inline double kiln_box_muller_cos_two_pi(double u) {
-    const double q = rint(4.0 * u);
-    const double r = fma(q, -0.25, u);
-    const double w = r * r;
-    double p;
-)" + horner_source(cos_series) +
-           "    const double cos_r = p;\n" + horner_source(sin_series) +
-           "    const double sin_r = fma(" + literal(two_pi_hi) + ", r, r * fma(p, w, " +
-           literal(two_pi_lo) + R"());
-    switch (static_cast<int>(q) & 3) {
-        case 0:
-            return cos_r;
-        case 1:
-            return -sin_r;
-        case 2:
-            return -cos_r;
-        default:
-            return sin_r;
-    }
-}
-)";
+    return "#define KILN_BOX_MULLER_SQRT_HALF " + literal(sqrt_half) +
+           "\n#define KILN_BOX_MULLER_LN2_HI " + literal(ln2_hi) +
+           "\n#define KILN_BOX_MULLER_LN2_LO " + literal(ln2_lo) +
+           "\n#define KILN_BOX_MULLER_TWO_PI_HI " + literal(two_pi_hi) +
+           "\n#define KILN_BOX_MULLER_TWO_PI_LO " + literal(two_pi_lo) +
+           "\n#define KILN_BOX_MULLER_LOG_SERIES " + horner_source(log_series) +
+           "\n#define KILN_BOX_MULLER_COS_SERIES " + horner_source(cos_series) +
+           "\n#define KILN_BOX_MULLER_SIN_SERIES " + horner_source(sin_series) + "\n" +
+           std::string(header_text::box_muller_h().text);
 }
 
 }  // namespace kiln::detail::box_muller

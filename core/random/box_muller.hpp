@@ -6,7 +6,8 @@
 // no compiler contraction can change a value.
 //
 // The coefficients live only here: the host functions below read them, and source()
-// writes them into the device functions, which evaluate in the same order.
+// writes them, as macros, before the device functions (core/codegen/device/kiln/box_muller.h),
+// which evaluate in the same order.
 #pragma once
 
 #include <array>

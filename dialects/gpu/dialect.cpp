@@ -6,7 +6,7 @@
 #include "reduction.hpp"
 #include "scan.hpp"
 
-#include "../../core/codegen/device_header_texts.hpp"
+#include "device_files.hpp"
 
 #include <algorithm>
 #include <array>
@@ -42,7 +42,7 @@ IndexGrid index_grid(std::int64_t count, std::int64_t multiprocessors) {
 
 std::span<const DialectHeader> device_headers() {
     static const std::array<DialectHeader, 2> headers{
-        {{"kiln/atomic.h", header_text::atomic_h()}, {"kiln/warp.h", header_text::warp_h()}}};
+        {{"kiln/atomic.h", device_file::atomic_h()}, {"kiln/warp.h", device_file::warp_h()}}};
     return headers;
 }
 

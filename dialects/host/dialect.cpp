@@ -8,7 +8,7 @@
 #include "reduction.hpp"
 #include "scan.hpp"
 
-#include "../../core/codegen/device_header_texts.hpp"
+#include "device_files.hpp"
 
 #include <algorithm>
 #include <array>
@@ -54,12 +54,12 @@ IndexGrid index_grid(std::int64_t count, std::int64_t multiprocessors) {
 
 std::span<const DialectHeader> device_headers() {
     static const std::array<DialectHeader, 6> headers{
-        {{"kiln/atomic.h", header_text::host_atomic_h()},
-         {"kiln/host.h", header_text::host_h()},
-         {"kiln/host_abi.h", header_text::host_abi_h()},
-         {"kiln/host_cuda.h", header_text::host_cuda_h()},
-         {"kiln/host_cuda_math.h", header_text::host_cuda_math_h()},
-         {"kiln/warp.h", header_text::host_warp_h()}}};
+        {{"kiln/atomic.h", device_file::atomic_h()},
+         {"kiln/host.h", device_file::host_h()},
+         {"kiln/host_abi.h", device_file::host_abi_h()},
+         {"kiln/host_cuda.h", device_file::host_cuda_h()},
+         {"kiln/host_cuda_math.h", device_file::host_cuda_math_h()},
+         {"kiln/warp.h", device_file::warp_h()}}};
     return headers;
 }
 

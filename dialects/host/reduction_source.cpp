@@ -3,6 +3,7 @@
 // loop wherever the layout allows it.
 #include "reduction.hpp"
 
+#include "device_files.hpp"
 #include "dialect.hpp"
 
 #include "../../core/kernels/elementwise/elementwise_loops.hpp"
@@ -13,34 +14,6 @@
 namespace kiln::detail::host_dialect {
 
 namespace {
-
-// Lanes of a sweep, each accumulating its own elements.
-//
-// A `rows` kernel keeps 32 lanes of elements up to 8 bytes, which g++ holds in vector registers
-// (with 8 or 16, it unrolls the loop over them before its loop vectoriser sees it, and its
-// straight-line one is off). Elements of 16 bytes get 16 lanes: 32 fill all 16 AVX2 registers,
-// and g++ then reads each pass's rows in halves, out of address order (a complex128 sum of 1e7
-// on one thread of an AMD EPYC: 13.2 ms with 32 lanes, 6.1 - 6.6 ms with 16). Larger elements get
-// 128 bytes of lanes.
-//
-// A `columns` kernel keeps up to 8 KiB for consecutive outputs (2, 4, 8 and 16 KiB read l2norm
-// along axis 0 of 8192² on one thread at 31, 59, 64 and 63% of copy), but only _kiln_lanes where
-// its chunk has at most _kiln_few_rows rows: a strip of outputs that stays in registers while the
-// few rows stream past (16 x 1e7 float32 along axis 0, on two threads: 55 - 65% of copy in 8 KiB
-// tiles, 73 - 93% in strips; a probe found the two equal at 32 - 64 rows).
-//
-// Both reduce runs of _kiln_run rows into _run_totals before folding them into _totals, so that a
-// float sum adds partial sums of similar size rather than adding every element to one growing
-// total.
-constexpr std::string_view sweep_constants =
-    "constexpr int _kiln_lanes = sizeof(_type_reduce) <= 8 ? 32 : sizeof(_type_reduce) <= 16 ? 16 "
-    ": sizeof(_type_reduce) < 128 ? "
-    "int(128 / sizeof(_type_reduce)) : "
-    "1;\n"
-    "constexpr int _kiln_tile = sizeof(_type_reduce) < 8192 ? int(8192 / sizeof(_type_reduce)) : "
-    "1;\n"
-    "constexpr int _kiln_run = 64;\n"
-    "constexpr int _kiln_few_rows = 32;\n";
 
 // How a sweep finds its rows: `start(row, tag, p)` points array input p's _rp<tag>_<name> at row
 // `row` (an expression of _q), and `position(row)` is the _J of that row's lane _t.
@@ -365,10 +338,28 @@ std::string host_element_loop(const ReductionDefinition& k, const std::string& i
     return code + "            _acc = _a0;\n";
 }
 
+// Lanes of a sweep, each accumulating its own elements.
+//
+// A `rows` kernel keeps 32 lanes of elements up to 8 bytes, which g++ holds in vector registers
+// (with 8 or 16, it unrolls the loop over them before its loop vectoriser sees it, and its
+// straight-line one is off). Elements of 16 bytes get 16 lanes: 32 fill all 16 AVX2 registers,
+// and g++ then reads each pass's rows in halves, out of address order (a complex128 sum of 1e7
+// on one thread of an AMD EPYC: 13.2 ms with 32 lanes, 6.1 - 6.6 ms with 16). Larger elements get
+// 128 bytes of lanes.
+//
+// A `columns` kernel keeps up to 8 KiB for consecutive outputs (2, 4, 8 and 16 KiB read l2norm
+// along axis 0 of 8192² on one thread at 31, 59, 64 and 63% of copy), but only _kiln_lanes where
+// its chunk has at most _kiln_few_rows rows: a strip of outputs that stays in registers while the
+// few rows stream past (16 x 1e7 float32 along axis 0, on two threads: 55 - 65% of copy in 8 KiB
+// tiles, 73 - 93% in strips; a probe found the two equal at 32 - 64 rows).
+//
+// Both reduce runs of _kiln_run rows into _run_totals before folding them into _totals, so that a
+// float sum adds partial sums of similar size rather than adding every element to one growing
+// total. The constants are device/kiln/reduction_sweep.h's.
 std::string host_main_kernel(const ReductionDefinition& k, const ReductionVariant& v) {
     const std::string body =
         v.layout == ReductionLayout::columns ? tile_by_tile(k, v) : output_by_output(k, v);
-    return std::string(sweep_constants) + body;
+    return std::string(device_file::reduction_sweep_h().text) + body;
 }
 
 std::string finish_kernel(const ReductionDefinition& k, const ReductionVariant& v) {

@@ -2,7 +2,7 @@
 // threads, reduced, offset and scanned in three launches.
 #include "scan.hpp"
 
-#include "dialect.hpp"
+#include "device_files.hpp"
 
 #include "../../core/array/array_memory.hpp"
 #include "../../core/backend.hpp"
@@ -10,106 +10,32 @@
 
 #include <array>
 #include <string>
-#include <string_view>
 
 namespace kiln::detail::host_dialect {
 
 namespace {
-
-// The host's row scan: each block's row in order by one thread.
-constexpr std::string_view host_row_scan_body = R"(
-    for (unsigned long long row = _kiln_grid.first; row < _kiln_grid.end; ++row) {
-        const kiln_in* const from = x + (long long)row * length;
-        kiln_out* const to = y + (long long)row * length;
-        kiln_acc run = KILN_IDENTITY;
-        for (long long j = 0; j < length; ++j) {
-            run = kiln_op(run, kiln::ufunc::cast<kiln_acc>(from[j]));
-            to[j] = kiln::ufunc::cast<kiln_out>(run);
-        }
-    }
-}
-)";
 
 // Long rows on the host: reduce, then scan, over chunks of a row, so that every thread gets a part
 // of it. Chunks are combined as the GPU's tiles are, which also keeps float32 sums accurate (one
 // run of 1e8 float32 adds stalls at 2^24).
 constexpr std::int64_t host_chunk = 1 << 16;
 
-// Block b's chunk: its row, and its elements [begin, end) of that row.
-constexpr std::string_view host_chunk_bounds = R"(
-#define KILN_CHUNK_BOUNDS(b)                                                    \
-    const long long row = (long long)(b) / chunks;                              \
-    const long long begin = (long long)(b) % chunks * chunk;                    \
-    const long long end = begin + chunk < length ? begin + chunk : length
-)";
-
-// Each chunk's aggregate.
-constexpr std::string_view host_chunk_sums_body = R"(
-    for (unsigned long long b = _kiln_grid.first; b < _kiln_grid.end; ++b) {
-        KILN_CHUNK_BOUNDS(b);
-        const kiln_in* const from = x + row * length;
-        kiln_acc run = KILN_IDENTITY;
-        for (long long j = begin; j < end; ++j) {
-            run = kiln_op(run, kiln::ufunc::cast<kiln_acc>(from[j]));
-        }
-        sums[b] = run;
-    }
-}
-)";
-
-// Each row's chunk aggregates, in place, become the exclusive prefixes the chunks start from.
-constexpr std::string_view host_chunk_offsets_body = R"(
-    for (unsigned long long row = _kiln_grid.first; row < _kiln_grid.end; ++row) {
-        kiln_acc run = KILN_IDENTITY;
-        for (long long c = 0; c < chunks; ++c) {
-            const kiln_acc sum = sums[(long long)row * chunks + c];
-            sums[(long long)row * chunks + c] = run;
-            run = kiln_op(run, sum);
-        }
-    }
-}
-)";
-
-// Each chunk scanned on its own, its prefix added to every element: adding to the prefix element
-// by element would stall where the prefix's rounding step exceeds an element.
-constexpr std::string_view host_chunk_scan_body = R"(
-    for (unsigned long long b = _kiln_grid.first; b < _kiln_grid.end; ++b) {
-        KILN_CHUNK_BOUNDS(b);
-        const kiln_in* const from = x + row * length;
-        kiln_out* const to = y + row * length;
-        const kiln_acc prefix = sums[b];
-        kiln_acc run = KILN_IDENTITY;
-        for (long long j = begin; j < end; ++j) {
-            run = kiln_op(run, kiln::ufunc::cast<kiln_acc>(from[j]));
-            to[j] = kiln::ufunc::cast<kiln_out>(kiln_op(prefix, run));
-        }
-    }
-}
-)";
-
+// device/kiln/scan_chunks.cuh: KILN_CHUNK_BOUNDS(b) is block b's chunk, its row and its
+// elements [begin, end) of that row; kiln_scan_chunk_sums writes each chunk's aggregate;
+// kiln_scan_chunk_offsets turns each row's chunk aggregates, in place, into the exclusive
+// prefixes the chunks start from; kiln_scan_chunks scans each chunk on its own and adds its prefix
+// to every element (adding to the prefix element by element would stall where the prefix's
+// rounding step exceeds an element).
 std::string host_chunked_scan_source(ScanOperation operation, const ScanDtypes& dtypes) {
-    constexpr std::string_view shape = "long long length, long long chunk, long long chunks";
-    const std::string sums_params = "const kiln_in* x, kiln_acc* sums, " + std::string(shape);
-    const std::string scan_params =
-        "const kiln_in* x, kiln_out* y, const kiln_acc* sums, " + std::string(shape);
-    return scan_typedefs(operation, dtypes) + std::string(host_chunk_bounds) +
-           dialect().kernel_opening("kiln_scan_chunk_sums", sums_params, {}) +
-           std::string(host_chunk_sums_body) + dialect().kernel_closing("kiln_scan_chunk_sums") +
-           dialect().kernel_opening("kiln_scan_chunk_offsets", "kiln_acc* sums, long long chunks",
-                                    {}) +
-           std::string(host_chunk_offsets_body) +
-           dialect().kernel_closing("kiln_scan_chunk_offsets") +
-           dialect().kernel_opening("kiln_scan_chunks", scan_params, {}) +
-           std::string(host_chunk_scan_body) + dialect().kernel_closing("kiln_scan_chunks");
+    return scan_typedefs(operation, dtypes) + "\n" +
+           std::string(device_file::scan_chunks_cuh().text);
 }
 
 }  // namespace
 
+// device/kiln/scan_rows.cuh: each block's row in order by one thread.
 std::string row_scan_source(ScanOperation operation, const ScanDtypes& dtypes) {
-    return scan_typedefs(operation, dtypes) +
-           dialect().kernel_opening("kiln_scan_rows",
-                                    "const kiln_in* x, kiln_out* y, long long length", {}) +
-           std::string(host_row_scan_body) + dialect().kernel_closing("kiln_scan_rows");
+    return scan_typedefs(operation, dtypes) + std::string(device_file::scan_rows_cuh().text);
 }
 
 namespace {

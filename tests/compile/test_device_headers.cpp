@@ -6,6 +6,7 @@
 #include "core/compile/compile_key.hpp"
 #include "tests/support/backend_under_test.hpp"
 #include "tests/support/complex_kernels.hpp"
+#include "tests/support/device_texts.hpp"
 #include "tests/support/elf.hpp"
 #include "tests/support/kernels.hpp"
 
@@ -43,6 +44,13 @@ TEST(DeviceHeaders, EachHeaderCompilesAlone) {
             const std::string source = "#include <" + header.name +
                                        ">\n"
                                        "extern \"C\" __global__ void alone(int* x) { *x = 1; }\n";
+            EXPECT_TRUE(defines(kiln::detail::compile_uncached({source, "alone", {}, {}}, target),
+                                "alone"));
+        }
+        for (const auto& [name, file] : kiln::test::standalone_device_texts()) {
+            SCOPED_TRACE(target + " " + name);
+            const std::string source =
+                std::string(file.text) + "extern \"C\" __global__ void alone(int* x) { *x = 1; }\n";
             EXPECT_TRUE(defines(kiln::detail::compile_uncached({source, "alone", {}, {}}, target),
                                 "alone"));
         }

@@ -9,6 +9,7 @@
 #include "core/codegen/device_prelude.hpp"
 #include "core/compile/compile_cache.hpp"
 #include "tests/support/backend_under_test.hpp"
+#include "tests/support/device_texts.hpp"
 #include "tests/support/temporary_directory.hpp"
 #include "tests/support/test_kernels.hpp"
 
@@ -22,6 +23,7 @@
 #include <fstream>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -118,10 +120,18 @@ TEST(HostBackend, EachDeviceHeaderCompilesAloneAfterHostH) {
     const auto headers = kiln::detail::device_headers(kiln::BackendKind::host,
                                                       kiln::Device::current().properties().arch);
     kiln::detail::host::write_prelude(scratch.path() / "include", headers);
+    // Each header by its include; the shared texts that kernels carry, as they are.
+    std::vector<std::pair<std::string, std::string>> sources;
     for (const auto& header : headers) {
-        SCOPED_TRACE(header.name);
+        sources.emplace_back(header.name, "#include <" + header.name + ">\n");
+    }
+    for (const auto& [name, file] : kiln::test::standalone_device_texts()) {
+        sources.emplace_back(name, std::string(file.text));
+    }
+    for (const auto& [name, text] : sources) {
+        SCOPED_TRACE(name);
         const auto source = scratch.path() / "alone.cpp";
-        std::ofstream(source) << "#include <" << header.name << ">\n";
+        std::ofstream(source) << text;
         const auto result = kiln::detail::host::run_process(
             {compiler.path, "-std=c++17", "-fsyntax-only", "-I",
              (scratch.path() / "include").string(), "-include", "kiln/host.h", source.string()},

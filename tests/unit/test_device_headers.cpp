@@ -3,6 +3,8 @@
 #include "core/codegen/device_header_texts.hpp"
 #include "core/codegen/device_prelude.hpp"
 #include "core/compile/sha256.hpp"
+#include "dialects/gpu/device_files.hpp"
+#include "dialects/host/device_files.hpp"
 
 #include <kiln/config.hpp>
 
@@ -71,20 +73,36 @@ TEST(DeviceHeaders, PreludeIncludesOnlyKilnsOwnHeaders) {
 // computed at build time, checked against libcrypto's.
 TEST(DeviceHeaders, EmbeddedTextsAreTheFilesWithTheirHashes) {
     namespace text = kiln::detail::header_text;
+    namespace gpu = kiln::detail::gpu_dialect::device_file;
+    namespace host = kiln::detail::host_dialect::device_file;
     const std::vector<std::pair<std::string, text::DeviceFile>> files = {
-        {"dialects/gpu/device/kiln/atomic.h", text::atomic_h()},
+        {"dialects/gpu/device/kiln/atomic.h", gpu::atomic_h()},
+        {"core/codegen/device/kiln/box_muller.h", text::box_muller_h()},
         {"core/codegen/device/kiln/complex.h", text::complex_h()},
         {"core/codegen/device/kiln/device.h", text::device_h()},
         {"core/codegen/device/kiln/float16.h", text::float16_h()},
         {"core/codegen/device/kiln/limits.h", text::limits_h()},
         {"core/codegen/device/kiln/ufunc.h", text::ufunc_h()},
-        {"dialects/gpu/device/kiln/warp.h", text::warp_h()},
-        {"dialects/host/device/kiln/atomic.h", text::host_atomic_h()},
-        {"dialects/host/device/kiln/host.h", text::host_h()},
-        {"dialects/host/device/kiln/host_abi.h", text::host_abi_h()},
-        {"dialects/host/device/kiln/host_cuda.h", text::host_cuda_h()},
-        {"dialects/host/device/kiln/host_cuda_math.h", text::host_cuda_math_h()},
-        {"dialects/host/device/kiln/warp.h", text::host_warp_h()},
+        {"core/codegen/device/kiln/dims.h", text::dims_h()},
+        {"core/codegen/device/kiln/elementwise_support.h", text::elementwise_support_h()},
+        {"core/codegen/device/kiln/philox.h", text::philox_h()},
+        {"core/codegen/device/kiln/reduction_support.h", text::reduction_support_h()},
+        {"core/codegen/device/kiln/scan_column.cuh", text::scan_column_cuh()},
+        {"dialects/gpu/device/kiln/block_reduce.cuh", gpu::block_reduce_cuh()},
+        {"dialects/gpu/device/kiln/block_reduce_flagged.cuh", gpu::block_reduce_flagged_cuh()},
+        {"dialects/gpu/device/kiln/matmul.cuh", gpu::matmul_cuh()},
+        {"dialects/gpu/device/kiln/scan_rows.cuh", gpu::scan_rows_cuh()},
+        {"dialects/gpu/device/kiln/warp.h", gpu::warp_h()},
+        {"dialects/host/device/kiln/atomic.h", host::atomic_h()},
+        {"dialects/host/device/kiln/host.h", host::host_h()},
+        {"dialects/host/device/kiln/host_abi.h", host::host_abi_h()},
+        {"dialects/host/device/kiln/host_cuda.h", host::host_cuda_h()},
+        {"dialects/host/device/kiln/host_cuda_math.h", host::host_cuda_math_h()},
+        {"dialects/host/device/kiln/warp.h", host::warp_h()},
+        {"dialects/host/device/kiln/matmul.cuh", host::matmul_cuh()},
+        {"dialects/host/device/kiln/reduction_sweep.h", host::reduction_sweep_h()},
+        {"dialects/host/device/kiln/scan_chunks.cuh", host::scan_chunks_cuh()},
+        {"dialects/host/device/kiln/scan_rows.cuh", host::scan_rows_cuh()},
     };
     for (const auto& [path, file] : files) {
         SCOPED_TRACE(path);

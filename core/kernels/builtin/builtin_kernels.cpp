@@ -1,6 +1,7 @@
 #include "builtin_kernels.hpp"
 
 #include "../../backend.hpp"
+#include "../../codegen/device_header_texts.hpp"
 #include "../../codegen/device_prelude.hpp"
 #include "../../codegen/kernel_dialect.hpp"
 #include "../builtin_kernel.hpp"
@@ -24,26 +25,6 @@ struct Dims {
     std::array<long long, max_builtin_ndim> src{};
     int ndim = 0;
 };
-
-constexpr std::string_view dims_source = R"(
-struct kiln_dims {
-    long long shape[32];
-    long long dst[32];
-    long long src[32];
-    int ndim;
-};
-// Byte offsets of linear index i in the destination and the source.
-__device__ void kiln_offsets(const kiln_dims& d, long long i, long long& dst, long long& src) {
-    dst = 0;
-    src = 0;
-    for (int k = d.ndim - 1; k >= 0; --k) {
-        const long long index = i % d.shape[k];
-        i /= d.shape[k];
-        dst += index * d.dst[k];
-        src += index * d.src[k];
-    }
-}
-)";
 
 std::int64_t element_count(std::span<const std::int64_t> shape) {
     std::int64_t count = 1;
@@ -70,8 +51,8 @@ Dims make_dims(std::span<const std::int64_t> shape, std::span<const std::int64_t
 
 // What every built-in kernel's source starts with.
 std::string common_source(const KernelDialect& dialect) {
-    return std::string(device_prelude()) + std::string(dialect.for_each_index_macro) +
-           std::string(dims_source);
+    return std::string(device_prelude()) + std::string(dialect.for_each_index_macro) + "\n" +
+           std::string(header_text::dims_h().text);
 }
 
 std::string type_of(DType dtype) {

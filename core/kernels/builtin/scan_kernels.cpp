@@ -2,6 +2,7 @@
 
 #include "../../array/array_memory.hpp"
 #include "../../backend.hpp"
+#include "../../codegen/device_header_texts.hpp"
 #include "../../codegen/device_prelude.hpp"
 #include "../../codegen/kernel_dialect.hpp"
 #include "../builtin_kernel.hpp"
@@ -18,18 +19,13 @@ namespace kiln::detail {
 
 namespace {
 
-// Column i of the (outer, length, inner) array scanned down its length.
-constexpr std::string_view column_scan_body = R"(
-    KILN_FOR_EACH_INDEX(outer * inner) {
-        const long long start = i / inner * length * inner + i % inner;
-        kiln_acc run = KILN_IDENTITY;
-        for (long long j = 0; j < length; ++j) {
-            run = kiln_op(run, kiln::ufunc::cast<kiln_acc>(x[start + j * inner]));
-            y[start + j * inner] = kiln::ufunc::cast<kiln_out>(run);
-        }
-    }
-}
-)";
+// Column i of the (outer, length, inner) array scanned down its length: kiln_scan_column, from
+// kiln/scan_column.cuh.
+constexpr std::string_view column_scan_body =
+    "    KILN_FOR_EACH_INDEX(outer * inner) {\n"
+    "        kiln_scan_column(x, y, length, inner, i);\n"
+    "    }\n"
+    "}\n";
 
 constexpr std::string_view column_scan_params =
     "const kiln_in* x, kiln_out* y, long long outer, long long length, long long inner";
@@ -68,6 +64,7 @@ std::string scan_variant(ScanOperation operation, const ScanDtypes& dtypes) {
 std::string column_scan_source(ScanOperation operation, const ScanDtypes& dtypes,
                                const KernelDialect& dialect) {
     return scan_typedefs(operation, dtypes) + std::string(dialect.for_each_index_macro) +
+           std::string(header_text::scan_column_cuh().text) +
            dialect.kernel_opening("kiln_scan_columns", column_scan_params, {}) +
            std::string(column_scan_body) + dialect.kernel_closing("kiln_scan_columns");
 }

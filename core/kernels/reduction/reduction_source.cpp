@@ -1,5 +1,6 @@
 #include "reduction_source.hpp"
 
+#include "../../codegen/device_header_texts.hpp"
 #include "../../codegen/device_prelude.hpp"
 #include "../../codegen/kernel_dialect.hpp"
 #include "reduction_dialect.hpp"
@@ -146,14 +147,11 @@ std::string common_definitions(const ReductionDefinition& k, const ReductionVari
     std::string code(device_prelude());
     code += type_definitions(k, v);
     code += k.preamble + "\n";
-    code += R"(template <int N> struct _kiln_dims { long long v[N]; };
-struct _kiln_index { long long n; __device__ long long size() const { return n; } };
-struct alignas(16) _kiln_storage { unsigned char bytes[16]; };
-__device__ __forceinline__ _type_reduce _kiln_reduce(const _type_reduce& a, const _type_reduce& b) {
-    return _type_reduce()" +
-            k.reduce_expr + R"();
-}
-)";
+    code += header_text::reduction_support_h().text;
+    code +=
+        "__device__ __forceinline__ _type_reduce _kiln_reduce(const _type_reduce& a, "
+        "const _type_reduce& b) {\n    return _type_reduce(" +
+        k.reduce_expr + ");\n}\n";
     return code + dialect_of(v).reduction.support(k);
 }
 

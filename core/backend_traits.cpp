@@ -69,19 +69,24 @@ constexpr std::array<std::string_view, 1> nvrtc_debug = {"-G"};
 constexpr std::array<std::string_view, 1> hiprtc_debug = {"-g"};
 // Unoptimised, so that a debugger steps through a kernel line by line.
 constexpr std::array<std::string_view, 2> host_debug = {"-g", "-O0"};
+constexpr std::array<std::string_view, 1> nvrtc_rounding = {"--fmad=false"};
+// HIPRTC and the host's C++ compilers (GCC, Clang) spell it alike.
+constexpr std::array<std::string_view, 1> clang_rounding = {"-ffp-contract=off"};
 
-constexpr BackendTraits cuda_traits{"cuda",      &gpu_dialect::dialect, false,  kDLCUDA,
-                                    nvrtc_debug, nvidia_warp_size,      "sm_80"};
-constexpr BackendTraits hip_on_amd_traits{"hip",        &gpu_dialect::dialect, false,   kDLROCM,
-                                          hiprtc_debug, amd_warp_size,         "gfx90a"};
+constexpr BackendTraits cuda_traits{"cuda",      &gpu_dialect::dialect, false,   kDLCUDA,
+                                    nvrtc_debug, nvidia_warp_size,      "sm_80", nvrtc_rounding};
+constexpr BackendTraits hip_on_amd_traits{"hip",    &gpu_dialect::dialect, false,
+                                          kDLROCM,  hiprtc_debug,          amd_warp_size,
+                                          "gfx90a", clang_rounding};
 // HIP's NVIDIA platform: HIP's API over CUDA memory, kernels compiled by NVRTC for NVIDIA GPUs
 // (backends/hip/nvidia_platform.hpp).
-constexpr BackendTraits hip_on_nvidia_traits{"hip",       &gpu_dialect::dialect, false,  kDLCUDA,
-                                             nvrtc_debug, nvidia_warp_size,      "sm_80"};
+constexpr BackendTraits hip_on_nvidia_traits{"hip",   &gpu_dialect::dialect, false,
+                                             kDLCUDA, nvrtc_debug,           nvidia_warp_size,
+                                             "sm_80", nvrtc_rounding};
 constexpr const BackendTraits& hip_traits =
     KILN_HIP_NVIDIA != 0 ? hip_on_nvidia_traits : hip_on_amd_traits;
-constexpr BackendTraits host_traits{"host",     &host_dialect::dialect, true,    kDLCPU,
-                                    host_debug, host_warp_size,         "native"};
+constexpr BackendTraits host_traits{"host",     &host_dialect::dialect, true,     kDLCPU,
+                                    host_debug, host_warp_size,         "native", clang_rounding};
 
 }  // namespace
 

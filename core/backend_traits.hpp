@@ -27,6 +27,9 @@ struct BackendTraits {
     // A target to compile for without a device, as the loader probe does: one every supported
     // compiler version accepts.
     std::string_view offline_target;
+    // Options that round every floating-point operation on its own (no a * b + c contracted into
+    // one FMA), so that a kernel fusing several operations gives the bits of one kernel each.
+    std::span<const std::string_view> separate_rounding;
 };
 
 [[nodiscard]] const BackendTraits& traits(BackendKind kind);

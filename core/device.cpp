@@ -1,3 +1,4 @@
+#include "array/pending_array.hpp"
 #include "backend.hpp"
 #include "error_message.hpp"
 #include "profiling.hpp"
@@ -80,6 +81,7 @@ const DeviceProperties& Device::properties() const {
 
 void Device::synchronize() const {
     const detail::ProfileRange range("kiln: device synchronize");
+    detail::run_all_pending();
     detail::backend().synchronize_device(id_);
     detail::rethrow_unreported_error();
 }

@@ -1,3 +1,4 @@
+#include "array/pending_array.hpp"
 #include "backend.hpp"
 #include "handle.hpp"
 #include "lifetime.hpp"
@@ -67,6 +68,7 @@ void Event::record(StreamView stream) {
         device_ = device;
         detail::release_quietly(mine, [](void* e) { detail::backend().destroy_event(e); });
     }
+    detail::run_all_pending();
     gpu.record_event(native(), on);
     recorded_ = true;
 }

@@ -1,3 +1,4 @@
+#include "array/pending_array.hpp"
 #include "backend.hpp"
 #include "call_context.hpp"
 #include "handle.hpp"
@@ -77,6 +78,7 @@ StreamView on_its_device(StreamView stream) {
 
 void synchronize(StreamView stream) {
     const detail::ProfileRange range("kiln: stream synchronize");
+    detail::run_all_pending();
     detail::backend().synchronize_stream(on_its_device(stream));
 }
 
@@ -89,6 +91,7 @@ void wait_event(StreamView stream, const Event& event) {
     if (!event.recorded()) {
         return;  // nothing to wait for, as on a GPU
     }
+    detail::run_all_pending();
     detail::backend().stream_wait_event(on_its_device(stream), event.native());
 }
 
@@ -96,6 +99,7 @@ void launch_host_func(StreamView stream, std::function<void()> function) {
     if (!function) {
         throw Error("kiln: launch_host_func: the function is empty");
     }
+    detail::run_all_pending();
     detail::backend().launch_host_func(on_its_device(stream), std::move(function));
 }
 
@@ -112,6 +116,7 @@ void adopt(void* native) {
 void retire(StreamView stream) {
     std::exception_ptr failure;
     try {
+        detail::run_all_pending();
         detail::backend().synchronize_stream(stream);
     } catch (...) {
         failure = std::current_exception();
@@ -177,10 +182,12 @@ Event Stream::record() const {
 }
 
 void Stream::begin_capture() const {
+    detail::run_all_pending();
     detail::backend().begin_capture(view());
 }
 
 Graph Stream::end_capture() const {
+    detail::run_all_pending();
     return {detail::backend().end_capture(view()), device_};
 }
 

@@ -237,7 +237,7 @@ std::vector<std::string> host_options(const std::vector<std::string>& options) {
             i + 1 < options.size()) {
             out.push_back(option);
             out.push_back(options[++i]);
-        } else if (starts_with_any(option, {"-I", "-D", "-U", "-O", "-g"}) ||
+        } else if (starts_with_any(option, {"-I", "-D", "-U", "-O", "-g", "-ffp-contract="}) ||
                    (option.starts_with("-std=") && option.find("++2") != std::string::npos)) {
             out.push_back(option);
         }

@@ -1,6 +1,7 @@
 #include "../backend.hpp"
 #include "array_layout.hpp"
 #include "array_memory.hpp"
+#include "pending_array.hpp"
 
 #include <kiln/device.hpp>
 #include <kiln/error.hpp>
@@ -23,8 +24,23 @@ ndarray::ndarray(std::shared_ptr<void> memory, DType dtype, Shape shape, Strides
       size_(detail::checked_size(shape_, kiln::itemsize(dtype))),
       device_(device) {}
 
-void* ndarray::data() const noexcept {
-    return static_cast<std::byte*>(memory_.get()) + offset_;
+ndarray::ndarray(std::shared_ptr<detail::PendingArray> pending, DType dtype, Shape shape,
+                 int device)
+    : pending_(std::move(pending)),
+      dtype_(dtype),
+      shape_(std::move(shape)),
+      strides_(detail::c_contiguous(shape_, kiln::itemsize(dtype)).strides),
+      size_(detail::checked_size(shape_, kiln::itemsize(dtype))),
+      device_(device) {}
+
+const std::shared_ptr<void>& ndarray::memory() const {
+    const std::shared_ptr<void>& memory = pending_ ? pending_->memory() : memory_;
+    detail::run_readers_of(memory.get());
+    return memory;
+}
+
+void* ndarray::data() const {
+    return static_cast<std::byte*>(memory().get()) + offset_;
 }
 
 bool ndarray::c_contiguous() const {

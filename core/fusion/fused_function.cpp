@@ -17,10 +17,27 @@
 
 namespace kiln::detail {
 
+FusedKernelObject make_fused_kernel(const FusedDefinition& fused,
+                                    const std::vector<std::string>& compiler_options) {
+    if (fused.reduction) {
+        ReductionOptions options;
+        options.reduce_type = fused.reduce_type;
+        options.preamble = fused.preamble;
+        options.options = compiler_options;
+        return ReductionKernel(fused.in_params, fused.out_params, fused.map_expr, fused.reduce_expr,
+                               fused.post_map_expr, fused.identity, fused.name, options);
+    }
+    ElementwiseOptions options;
+    options.preamble = fused.preamble;
+    options.options = compiler_options;
+    return ElementwiseKernel(fused.in_params, fused.out_params, fused.operation, fused.name,
+                             options);
+}
+
 class FusedKernel {
 public:
     explicit FusedKernel(const FusedDefinition& fused)
-        : kernel_(make_kernel(fused)),
+        : kernel_(make_fused_kernel(fused)),
           arguments_(fused.arguments),
           scalars_only_(fused.scalars_only) {
         options_.axis = fused.axis;
@@ -41,22 +58,6 @@ public:
     }
 
 private:
-    static std::variant<ElementwiseKernel, ReductionKernel> make_kernel(
-        const FusedDefinition& fused) {
-        if (fused.reduction) {
-            ReductionOptions options;
-            options.reduce_type = fused.reduce_type;
-            options.preamble = fused.preamble;
-            return ReductionKernel(fused.in_params, fused.out_params, fused.map_expr,
-                                   fused.reduce_expr, fused.post_map_expr, fused.identity,
-                                   fused.name, options);
-        }
-        ElementwiseOptions options;
-        options.preamble = fused.preamble;
-        return ElementwiseKernel(fused.in_params, fused.out_params, fused.operation, fused.name,
-                                 options);
-    }
-
     [[nodiscard]] std::vector<ndarray> run_taken(std::span<const Argument> args) const {
         if (const auto* reduction = std::get_if<ReductionKernel>(&kernel_)) {
             return reduction->outputs(args, options_);
@@ -75,7 +76,7 @@ private:
         return outputs;
     }
 
-    std::variant<ElementwiseKernel, ReductionKernel> kernel_;
+    FusedKernelObject kernel_;
     ReductionCallOptions options_;
     std::vector<std::int32_t> arguments_;
     bool scalars_only_;

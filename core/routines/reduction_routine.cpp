@@ -1,6 +1,7 @@
 #include "reduction_routine.hpp"
 
 #include "../kernels/reduction/reduction_definition.hpp"
+#include "deferred_calls.hpp"
 #include "promotion.hpp"
 
 #include <kiln/error.hpp>
@@ -161,6 +162,11 @@ ndarray reduce(const ReductionRoutine& routine, const ndarray& a, const ReduceOp
         }
         written = options.out->dtype();
         call.out = {*options.out};
+    }
+    if (!options.out && !options.dtype && !parameter && a.pending()) {
+        if (auto fused = fused_reduction(routine, a, call)) {
+            return std::move(*fused);
+        }
     }
     const ReductionKernel& kernel = routine_kernel(routine, a.dtype(), accumulator, written);
     ndarray reduced = parameter ? kernel({a, *parameter}, call) : kernel({a}, call);

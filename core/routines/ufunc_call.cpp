@@ -3,6 +3,7 @@
 #include "../array/array_memory.hpp"
 #include "../call_context.hpp"
 #include "../error_message.hpp"
+#include "deferred_calls.hpp"
 #include "exact_comparison.hpp"
 #include "promotion.hpp"
 
@@ -285,6 +286,11 @@ ndarray call_ufunc(const UfuncDefinition& ufunc, std::span<const Argument> args,
             options.dtype ? nullptr : integer_comparison_kernel(ufunc, args, loop, written)) {
         return run(*exact, call, shape, options);
     }
+    if (shape && !options.out && !options.dtype) {
+        if (auto deferred = defer_ufunc(ufunc, args, loop, result, *shape, options.stream)) {
+            return std::move(*deferred);
+        }
+    }
     return run(ufunc_kernel(ufunc, loop, written), call, shape, options);
 }
 
@@ -336,6 +342,10 @@ ndarray call_where(std::span<const Argument> args, const UfuncOptions& options) 
     if (options.out) {
         check_out(where_routine, *options.out, loop, shape);
         call.emplace_back(*options.out);
+    } else if (shape && !options.dtype) {
+        if (auto deferred = defer_where(args, loop, *shape, options.stream)) {
+            return std::move(*deferred);
+        }
     }
     return run(where_kernel(loop, options.out ? options.out->dtype() : loop), call, shape, options);
 }

@@ -52,6 +52,7 @@
 #include <kiln/graph.hpp>
 #include <kiln/jit_kernel.hpp>
 #include <kiln/kernel_attributes.hpp>
+#include <kiln/lazy.hpp>
 #include <kiln/linalg.hpp>
 #include <kiln/manipulation.hpp>
 #include <kiln/memory_overlap.hpp>

@@ -25,6 +25,10 @@
 
 namespace kiln {
 
+namespace detail {
+class PendingArray;
+}  // namespace detail
+
 /// An n-dimensional array in one device's memory (cupy.ndarray). Copies are handles that share the
 /// memory; views (reshape, transpose, indexing) share it too. Creation functions use the current
 /// device, its allocator (get_allocator()) and the current stream.
@@ -51,8 +55,9 @@ public:
     [[nodiscard]] std::size_t nbytes() const noexcept {
         return static_cast<std::size_t>(size_) * itemsize();
     }
-    /// The address of the first element (CuPy's a.data.ptr).
-    [[nodiscard]] void* data() const noexcept;
+    /// The address of the first element (CuPy's a.data.ptr). An array from a deferred
+    /// elementwise expression (set_lazy_fusion) is computed first.
+    [[nodiscard]] void* data() const;
     /// The index of the device that holds the memory.
     [[nodiscard]] int device() const noexcept { return device_; }
     /// Whether the elements lie in C (row-major) order without gaps.
@@ -143,8 +148,20 @@ public:
     /// Internal: the memory and the view of it.
     ndarray(std::shared_ptr<void> memory, DType dtype, Shape shape, Strides strides,
             std::int64_t offset, int device);
-    /// Internal: the allocation this view shares.
-    [[nodiscard]] const std::shared_ptr<void>& memory() const noexcept { return memory_; }
+    /// Internal: a C-contiguous array whose elements a deferred expression computes on first use.
+    ndarray(std::shared_ptr<detail::PendingArray> pending, DType dtype, Shape shape, int device);
+    /// Internal: the allocation this view shares. Every access to the elements goes through it:
+    /// it computes a deferred array, and first runs the deferred expressions reading the memory.
+    [[nodiscard]] const std::shared_ptr<void>& memory() const;
+    /// Internal: what identifies the elements' memory for lazy fusion's bookkeeping (the
+    /// allocation, or the deferred expression), computing nothing.
+    [[nodiscard]] const void* allocation() const noexcept {
+        return pending_ ? static_cast<const void*>(pending_.get()) : memory_.get();
+    }
+    /// Internal: the deferred expression behind this array, or null.
+    [[nodiscard]] const std::shared_ptr<detail::PendingArray>& pending() const noexcept {
+        return pending_;
+    }
     /// Internal: the bytes from the start of memory() to the first element.
     [[nodiscard]] std::int64_t offset() const noexcept { return offset_; }
 
@@ -156,6 +173,7 @@ private:
                    std::optional<StreamView> stream);
 
     std::shared_ptr<void> memory_;
+    std::shared_ptr<detail::PendingArray> pending_;
     DType dtype_ = DType::float64;
     Shape shape_{0};
     Strides strides_{8};

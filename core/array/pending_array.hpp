@@ -1,0 +1,73 @@
+// An array whose elements are computed when first read: a deferred expression (lazy fusion,
+// core/fusion/lazy_expression.cpp) behind an ndarray. The ndarray's memory() asks for it, and
+// before any memory is handed out, the deferred expressions that read it run, so that an in-place
+// write cannot change what an expression issued earlier reads.
+#pragma once
+
+#include <kiln/stream_view.hpp>
+
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace kiln::detail {
+
+class PendingArray : public std::enable_shared_from_this<PendingArray> {
+public:
+    PendingArray() = default;
+    virtual ~PendingArray();
+    PendingArray(const PendingArray&) = delete;
+    PendingArray& operator=(const PendingArray&) = delete;
+    PendingArray(PendingArray&&) = delete;
+    PendingArray& operator=(PendingArray&&) = delete;
+
+    // The elements' memory (C order, offset 0), computed on the first call.
+    [[nodiscard]] const std::shared_ptr<void>& memory();
+    // Whether memory() has been computed.
+    [[nodiscard]] bool evaluated() const;
+    // The stream the expression was issued on, where it runs.
+    [[nodiscard]] virtual StreamView stream() const noexcept = 0;
+
+protected:
+    // Launches the computation on stream() and returns its memory; called once.
+    [[nodiscard]] virtual std::shared_ptr<void> compute() = 0;
+    // Drops what compute() read, so that its inputs may be freed.
+    virtual void release_inputs() noexcept = 0;
+    // Records that this expression reads `source` (an allocation, or another pending array), so
+    // that handing out that memory runs this first. Call from the constructor's owner once the
+    // object is shared.
+    void reads(const void* source);
+
+private:
+    // Leaves the registry: computed, or destroyed.
+    void forget() noexcept;
+
+    mutable std::mutex mutex_;
+    std::shared_ptr<void> memory_;
+    bool evaluated_ = false;
+    std::vector<const void*> sources_;
+};
+
+// Marks this thread, while it lives, as running lazy fusion's own kernel: the memory that kernel
+// reads is read by the lazy machinery itself, so it runs no deferred readers.
+class ComputingScope {
+public:
+    ComputingScope() noexcept;
+    ~ComputingScope();
+    ComputingScope(const ComputingScope&) = delete;
+    ComputingScope& operator=(const ComputingScope&) = delete;
+    ComputingScope(ComputingScope&&) = delete;
+    ComputingScope& operator=(ComputingScope&&) = delete;
+};
+
+// Runs every deferred expression that reads `source`, unless this thread is computing one.
+void run_readers_of(const void* source);
+
+// Runs every deferred expression: a stream or device is about to be synchronized, recorded,
+// waited on or captured, so work issued before must be on it.
+void run_all_pending();
+
+// The number of deferred expressions not yet computed (for tests and reports).
+[[nodiscard]] std::size_t pending_count();
+
+}  // namespace kiln::detail

@@ -1,0 +1,195 @@
+// The switch of include/kiln/lazy.hpp and the routines' entries of
+// core/routines/deferred_calls.hpp: which calls are deferred, on which stream, and when an
+// expression is long enough to run.
+#include "../call_context.hpp"
+#include "../env.hpp"
+#include "../routines/deferred_calls.hpp"
+#include "lazy_expression.hpp"
+#include "lazy_kernels.hpp"
+
+#include <kiln/error.hpp>
+#include <kiln/lazy.hpp>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace kiln {
+
+namespace {
+
+// -1 until read from KILN_LAZY, then 0 or 1.
+std::atomic<int> lazy_state{-1};
+
+int lazy_from_environment() {
+    const auto text = detail::env::get("KILN_LAZY");
+    if (!text || *text == "0") {
+        return 0;
+    }
+    if (*text == "1") {
+        return 1;
+    }
+    throw Error("kiln: KILN_LAZY is '" + *text + "'; expected 0 (off) or 1 (on)");
+}
+
+}  // namespace
+
+void set_lazy_fusion(bool enabled) {
+    lazy_state.store(enabled ? 1 : 0);
+}
+
+bool lazy_fusion() {
+    int state = lazy_state.load(std::memory_order_relaxed);
+    if (state < 0) {
+        int unread = -1;
+        (void)lazy_state.compare_exchange_strong(unread, lazy_from_environment());
+        state = lazy_state.load();
+    }
+    return state == 1;
+}
+
+namespace detail {
+
+namespace {
+
+// The bounds of one deferred expression, past which its deferred operands run first: the
+// operations inlined into one kernel (ArrayFire's AF_MAX_JIT_LEN is 100 on CUDA), and its array
+// and scalar arguments, whose descriptors share the kernel's parameter space.
+constexpr int max_operations = 64;
+constexpr int max_arguments = 24;
+
+std::optional<ndarray> defer(LazyOperation operation, std::string_view function, const Shape& shape,
+                             std::optional<StreamView> given) {
+    if (!lazy_fusion()) {
+        return std::nullopt;
+    }
+    std::optional<int> device;
+    for (const Argument& operand : operation.operands) {
+        if (const auto* array = std::get_if<ndarray>(&operand)) {
+            if (device && *device != array->device()) {
+                return std::nullopt;  // eagerly: peer access, or the error naming the devices
+            }
+            device = array->device();
+        }
+    }
+    if (!device) {
+        return std::nullopt;
+    }
+    StreamView stream;
+    try {
+        stream = call_context(function, given, device);
+    } catch (const Error&) {
+        return std::nullopt;  // the eager call gives its own message
+    }
+    if (stream.device() != *device) {
+        return std::nullopt;
+    }
+    // An operand deferred on another stream runs there, as it would have eagerly.
+    int operations = 1;
+    int arguments = 0;
+    std::vector<std::shared_ptr<LazyExpression>> inlined;
+    for (const Argument& operand : operation.operands) {
+        const auto* array = std::get_if<ndarray>(&operand);
+        auto expression = array != nullptr ? LazyExpression::pending_of(*array) : nullptr;
+        if (expression && !same_stream(expression->stream(), stream)) {
+            (void)expression->memory();
+            expression = nullptr;
+        }
+        if (expression) {
+            operations += expression->operations();
+            arguments += expression->arguments();
+            inlined.push_back(std::move(expression));
+        } else {
+            ++arguments;
+        }
+    }
+    if (operations > max_operations || arguments > max_arguments) {
+        for (const auto& expression : inlined) {
+            (void)expression->memory();
+        }
+        operations = 1;
+        arguments = static_cast<int>(operation.operands.size());
+    }
+    const DType dtype = operation.dtype;
+    return ndarray(LazyExpression::make(std::move(operation), shape, stream, operations, arguments),
+                   dtype, shape, *device);
+}
+
+bool valid_axes(const Axis& axis, std::int64_t ndim) {
+    std::vector<std::int64_t> seen;
+    for (const int given : axis.axes()) {
+        const std::int64_t normal = given < 0 ? given + ndim : given;
+        if (normal < 0 || normal >= ndim ||
+            std::find(seen.begin(), seen.end(), normal) != seen.end()) {
+            return false;
+        }
+        seen.push_back(normal);
+    }
+    return true;
+}
+
+}  // namespace
+
+std::optional<ndarray> defer_ufunc(const UfuncDefinition& ufunc, std::span<const Argument> args,
+                                   DType loop, DType result, const Shape& shape,
+                                   std::optional<StreamView> stream) {
+    LazyOperation operation;
+    operation.kind = NodeKind::ufunc;
+    operation.ufunc = &ufunc;
+    operation.loop = loop;
+    operation.dtype = result;
+    operation.operands.assign(args.begin(), args.end());
+    return defer(std::move(operation), ufunc.name, shape, stream);
+}
+
+std::optional<ndarray> defer_where(std::span<const Argument> args, DType loop, const Shape& shape,
+                                   std::optional<StreamView> stream) {
+    LazyOperation operation;
+    operation.kind = NodeKind::where;
+    operation.loop = loop;
+    operation.dtype = loop;
+    operation.operands.assign(args.begin(), args.end());
+    return defer(std::move(operation), "where", shape, stream);
+}
+
+std::optional<ndarray> fused_reduction(const ReductionRoutine& routine, const ndarray& a,
+                                       const ReductionCallOptions& options) {
+    constexpr std::array<std::string_view, 5> fusable = {"sum", "prod", "mean", "max", "min"};
+    if (!lazy_fusion() || a.size() == 0 ||
+        std::find(fusable.begin(), fusable.end(), routine.name) == fusable.end() ||
+        !valid_axes(options.axis, a.ndim())) {
+        return std::nullopt;
+    }
+    const auto expression = LazyExpression::pending_of(a);
+    const auto operation = expression ? expression->operation() : nullptr;
+    if (!operation) {
+        return std::nullopt;
+    }
+    try {
+        if (!same_stream(call_context(routine.name, options.stream, a.device()),
+                         expression->stream())) {
+            return std::nullopt;
+        }
+    } catch (const Error&) {
+        return std::nullopt;
+    }
+    LazyGraph graph;
+    Node reduction;
+    reduction.kind = NodeKind::reduction;
+    reduction.routine = &routine;
+    reduction.operands[0] = graph.add(*operation);
+    std::tie(reduction.loop, reduction.dtype) = routine_dtypes(routine, a.dtype());
+    reduction.all_axes = options.axis.all();
+    reduction.axes.assign(options.axis.axes().begin(), options.axis.axes().end());
+    reduction.keepdims = options.keepdims;
+    const std::int32_t output = graph.graph().add(reduction);
+    const ComputingScope scope;
+    return run_lazy(graph.graph(), output, graph.arguments(), expression->stream(), options);
+}
+
+}  // namespace detail
+
+}  // namespace kiln

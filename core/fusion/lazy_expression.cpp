@@ -1,0 +1,101 @@
+#include "lazy_expression.hpp"
+
+#include "lazy_kernels.hpp"
+
+#include <kiln/error.hpp>
+
+#include <utility>
+
+namespace kiln::detail {
+
+std::shared_ptr<LazyExpression> LazyExpression::make(LazyOperation operation, Shape shape,
+                                                     StreamView stream, int operations,
+                                                     int arguments) {
+    auto expression = std::make_shared<LazyExpression>(std::move(operation), std::move(shape),
+                                                       stream, operations, arguments);
+    for (const Argument& operand : expression->operation_->operands) {
+        if (const auto* array = std::get_if<ndarray>(&operand)) {
+            expression->reads(array->allocation());
+        }
+    }
+    return expression;
+}
+
+LazyExpression::LazyExpression(LazyOperation operation, Shape shape, StreamView stream,
+                               int operations, int arguments)
+    : operation_(std::make_shared<const LazyOperation>(std::move(operation))),
+      shape_(std::move(shape)),
+      stream_(stream),
+      operations_(operations),
+      arguments_(arguments) {}
+
+std::shared_ptr<const LazyOperation> LazyExpression::operation() const {
+    const std::scoped_lock lock(mutex_);
+    return operation_;
+}
+
+std::shared_ptr<LazyExpression> LazyExpression::pending_of(const ndarray& a) {
+    auto expression = std::dynamic_pointer_cast<LazyExpression>(a.pending());
+    return expression && expression->operation() ? expression : nullptr;
+}
+
+std::shared_ptr<void> LazyExpression::compute() {
+    const std::shared_ptr<const LazyOperation> operation = this->operation();
+    LazyGraph graph;
+    const std::int32_t output = graph.add(*operation);
+    const ndarray result = run_lazy(graph.graph(), output, graph.arguments(), stream_, {});
+    if (result.shape() != shape_ || !result.c_contiguous() || result.offset() != 0) {
+        throw Error("kiln: lazy fusion: the kernel's result has shape " +
+                    to_string(result.shape()) + ", not the C-contiguous " + to_string(shape_) +
+                    " computed at the call");
+    }
+    return result.memory();
+}
+
+void LazyExpression::release_inputs() noexcept {
+    const std::scoped_lock lock(mutex_);
+    operation_.reset();
+}
+
+std::int32_t LazyGraph::add(const LazyOperation& operation) {
+    Node node;
+    node.kind = operation.kind;
+    node.ufunc = operation.ufunc;
+    node.loop = operation.loop;
+    node.dtype = operation.dtype;
+    for (std::size_t o = 0; o < operation.operands.size(); ++o) {
+        node.operands.at(o) = add(operation.operands[o]);
+    }
+    return graph_.add(node);
+}
+
+std::int32_t LazyGraph::add(const Argument& operand) {
+    Node node;
+    node.argument = static_cast<std::int32_t>(arguments_.size());
+    if (const auto* scalar = std::get_if<Scalar>(&operand)) {
+        node.kind = NodeKind::scalar;
+        node.dtype = scalar->dtype();
+    } else {
+        const auto& array = std::get<ndarray>(operand);
+        if (const auto expression = LazyExpression::pending_of(array)) {
+            if (const auto found = inlined_.find(expression.get()); found != inlined_.end()) {
+                return found->second;
+            }
+            if (const auto operation = expression->operation()) {
+                const std::int32_t id = add(*operation);
+                inlined_.emplace(expression.get(), id);
+                return id;
+            }
+        }
+        node.kind = NodeKind::array;
+        node.dtype = array.dtype();
+    }
+    arguments_.push_back(operand);
+    return graph_.add(node);
+}
+
+bool same_stream(StreamView a, StreamView b) noexcept {
+    return a.native() == b.native() && a.device() == b.device();
+}
+
+}  // namespace kiln::detail

@@ -1,0 +1,82 @@
+// A deferred elementwise operation behind an ndarray (lazy fusion, include/kiln/lazy.hpp). Its
+// operands are arrays, deferred or not, and scalars, held until it is computed, so that they
+// outlive it. Computing it inlines every operand not yet computed, so a chain of deferred
+// operations is one kernel, made from kiln::fuse's graph and source.
+#pragma once
+
+#include "../array/pending_array.hpp"
+#include "graph.hpp"
+
+#include <kiln/argument.hpp>
+#include <kiln/ndarray.hpp>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace kiln::detail {
+
+// One deferred operation: a ufunc or where (kind, ufunc, loop and result dtypes as a fused
+// trace's node) of its operands.
+struct LazyOperation {
+    NodeKind kind = NodeKind::ufunc;
+    const UfuncDefinition* ufunc = nullptr;
+    DType loop{};
+    DType dtype{};
+    std::vector<Argument> operands;
+};
+
+class LazyExpression final : public PendingArray {
+public:
+    // The expression of `operation`, `operations` operations and `arguments` kernel arguments
+    // long once its deferred operands are inlined, registered as reading each array operand.
+    [[nodiscard]] static std::shared_ptr<LazyExpression> make(LazyOperation operation, Shape shape,
+                                                              StreamView stream, int operations,
+                                                              int arguments);
+    LazyExpression(LazyOperation operation, Shape shape, StreamView stream, int operations,
+                   int arguments);
+
+    [[nodiscard]] StreamView stream() const noexcept override { return stream_; }
+    // The operation, or null once computed.
+    [[nodiscard]] std::shared_ptr<const LazyOperation> operation() const;
+    [[nodiscard]] int operations() const noexcept { return operations_; }
+    [[nodiscard]] int arguments() const noexcept { return arguments_; }
+
+    // The expression behind `a` when it is deferred and not yet computed, else null.
+    [[nodiscard]] static std::shared_ptr<LazyExpression> pending_of(const ndarray& a);
+
+protected:
+    [[nodiscard]] std::shared_ptr<void> compute() override;
+    void release_inputs() noexcept override;
+
+private:
+    mutable std::mutex mutex_;
+    std::shared_ptr<const LazyOperation> operation_;
+    Shape shape_;
+    StreamView stream_;
+    int operations_;
+    int arguments_;
+};
+
+// The graph of deferred operations: the arrays and scalars they read become the kernel's
+// arguments, in order, and each deferred operand not yet computed is inlined once.
+class LazyGraph {
+public:
+    [[nodiscard]] std::int32_t add(const LazyOperation& operation);
+    [[nodiscard]] Graph& graph() noexcept { return graph_; }
+    [[nodiscard]] const std::vector<Argument>& arguments() const noexcept { return arguments_; }
+
+private:
+    [[nodiscard]] std::int32_t add(const Argument& operand);
+
+    Graph graph_{"lazy"};
+    std::vector<Argument> arguments_;
+    std::map<const PendingArray*, std::int32_t> inlined_;
+};
+
+// Whether two views name one stream.
+[[nodiscard]] bool same_stream(StreamView a, StreamView b) noexcept;
+
+}  // namespace kiln::detail

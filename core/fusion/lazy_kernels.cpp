@@ -1,0 +1,86 @@
+#include "lazy_kernels.hpp"
+
+#include "../backend.hpp"
+#include "../backend_traits.hpp"
+#include "fused_function.hpp"
+#include "fused_source.hpp"
+
+#include <array>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace kiln::detail {
+
+namespace {
+
+struct LazyKernel {
+    FusedKernelObject kernel;
+    std::vector<std::int32_t> arguments;  // the positions the kernel takes
+};
+
+// Everything the kernel's source depends on, node by node.
+std::string structure(const Graph& graph, std::int32_t output) {
+    std::string key = std::to_string(output);
+    for (std::size_t id = 0; id < graph.size(); ++id) {
+        const Node& node = graph.node(static_cast<std::int32_t>(id));
+        key += ';';
+        key += std::to_string(static_cast<int>(node.kind)) + ',' +
+               std::to_string(static_cast<int>(node.dtype)) + ',' +
+               std::to_string(static_cast<int>(node.loop)) + ',' + std::to_string(node.argument) +
+               ',';
+        for (const std::int32_t operand : node.operands) {
+            key += std::to_string(operand) + ',';
+        }
+        key += std::string(node.operation());
+        for (const int axis : node.axes) {
+            key += ',' + std::to_string(axis);
+        }
+        key += node.all_axes ? 'a' : '-';
+        key += node.keepdims ? 'k' : '-';
+    }
+    return key;
+}
+
+const LazyKernel& kernel_of(const Graph& graph, std::int32_t output) {
+    static std::mutex mutex;
+    // Never destroyed: kernels may be called while the process exits.
+    static auto& kernels = *new std::unordered_map<std::string, std::unique_ptr<LazyKernel>>();
+    std::string key = structure(graph, output);
+    const std::scoped_lock lock(mutex);
+    auto found = kernels.find(key);
+    if (found == kernels.end()) {
+        const std::array<std::int32_t, 1> outputs{output};
+        const FusedDefinition fused = define_fused(graph, outputs);
+        // Bits as eager: no operation contracted with the next.
+        const auto rounding = traits(backend().kind()).separate_rounding;
+        auto kernel = std::make_unique<LazyKernel>(LazyKernel{
+            make_fused_kernel(fused, {rounding.begin(), rounding.end()}), fused.arguments});
+        found = kernels.emplace(std::move(key), std::move(kernel)).first;
+    }
+    return *found->second;
+}
+
+}  // namespace
+
+ndarray run_lazy(const Graph& graph, std::int32_t output, std::span<const Argument> arguments,
+                 StreamView stream, const ReductionCallOptions& reduction) {
+    const LazyKernel& lazy = kernel_of(graph, output);
+    std::vector<Argument> taken;
+    taken.reserve(lazy.arguments.size());
+    for (const std::int32_t position : lazy.arguments) {
+        taken.push_back(arguments[static_cast<std::size_t>(position)]);
+    }
+    if (const auto* kernel = std::get_if<ReductionKernel>(&lazy.kernel)) {
+        ReductionCallOptions options = reduction;
+        options.stream = stream;
+        return kernel->outputs(taken, options).front();
+    }
+    CallOptions options;
+    options.stream = stream;
+    return std::get<ElementwiseKernel>(lazy.kernel).outputs(taken, options).front();
+}
+
+}  // namespace kiln::detail

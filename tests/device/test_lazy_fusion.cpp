@@ -87,6 +87,7 @@ void expect_bitwise(const std::function<ndarray()>& f) {
 }
 
 TEST(LazyFusion, IsOffByDefaultAndTheSwitchTurnsItOn) {
+    KILN_REQUIRE_DEVICE();
     const ndarray a = values({5}, DType::float64, 0);
     {
         const LazyFusion off(false);
@@ -98,6 +99,7 @@ TEST(LazyFusion, IsOffByDefaultAndTheSwitchTurnsItOn) {
 }
 
 TEST(LazyFusion, ChainsAreBitwiseTheEagerOnes) {
+    KILN_REQUIRE_DEVICE();
     const Shape shape{7, 33};
     for (const DType dtype : {DType::float32, DType::float64}) {
         const ndarray a = values(shape, dtype, 1);
@@ -114,6 +116,7 @@ TEST(LazyFusion, ChainsAreBitwiseTheEagerOnes) {
 }
 
 TEST(LazyFusion, IntermediateDtypesPromoteAsEagerly) {
+    KILN_REQUIRE_DEVICE();
     const ndarray i16 = values({4, 9}, DType::int16, 3);
     const ndarray f32 = values({9}, DType::float32, 4);
     const ndarray f64 = values({4, 1}, DType::float64, 5);
@@ -129,6 +132,7 @@ TEST(LazyFusion, IntermediateDtypesPromoteAsEagerly) {
 }
 
 TEST(LazyFusion, ErrorsRaiseAtTheCallAsEagerly) {
+    KILN_REQUIRE_DEVICE();
     const ndarray a = values({3, 4}, DType::float64, 0);
     const ndarray b = values({5}, DType::float64, 1);
     std::string eager;
@@ -150,6 +154,7 @@ TEST(LazyFusion, ErrorsRaiseAtTheCallAsEagerly) {
 }
 
 TEST(LazyFusion, AReductionOfAPendingArrayIsOneKernelBitwiseTheEager) {
+    KILN_REQUIRE_DEVICE();
     const ndarray a = values({64, 100}, DType::float64, 1);
     const ndarray b = values({64, 100}, DType::float64, 2);
     expect_bitwise<double>([&] { return kiln::mean((a - b) * (a - b)); });
@@ -169,6 +174,7 @@ TEST(LazyFusion, AReductionOfAPendingArrayIsOneKernelBitwiseTheEager) {
 }
 
 TEST(LazyFusion, AnInPlaceWriteComesAfterTheExpressionsReadingTheArray) {
+    KILN_REQUIRE_DEVICE();
     const LazyFusion on(true);
     ndarray a = values({50}, DType::float64, 1);
     const ndarray b = values({50}, DType::float64, 2);
@@ -191,6 +197,7 @@ TEST(LazyFusion, AnInPlaceWriteComesAfterTheExpressionsReadingTheArray) {
 }
 
 TEST(LazyFusion, ViewsOfPendingArraysSeeItsValues) {
+    KILN_REQUIRE_DEVICE();
     const LazyFusion on(true);
     const ndarray a = values({6, 8}, DType::float64, 1);
     const auto host = a.get<double>();
@@ -210,6 +217,7 @@ TEST(LazyFusion, ViewsOfPendingArraysSeeItsValues) {
 }
 
 TEST(LazyFusion, AnExpressionKeepsItsInputsAlive) {
+    KILN_REQUIRE_DEVICE();
     const auto x = host_values(1000, 1);
     const auto y = host_values(1000, 2);
     const auto compute = [&] { return kiln::array(x) * kiln::array(y) + 1.0; };
@@ -227,6 +235,7 @@ TEST(LazyFusion, AnExpressionKeepsItsInputsAlive) {
 }
 
 TEST(LazyFusion, StreamsAndSynchronizationRunWhatWasIssued) {
+    KILN_REQUIRE_DEVICE();
     const LazyFusion on(true);
     const ndarray a = values({256}, DType::float64, 1);
     const auto host = a.get<double>();
@@ -256,6 +265,7 @@ TEST(LazyFusion, StreamsAndSynchronizationRunWhatWasIssued) {
 }
 
 TEST(LazyFusion, EachDeviceRunsItsOwn) {
+    KILN_REQUIRE_DEVICE();
     if (kiln::device_count() < 2) {
         GTEST_SKIP() << "one device";
     }
@@ -280,6 +290,7 @@ TEST(LazyFusion, EachDeviceRunsItsOwn) {
 }
 
 TEST(LazyFusion, ThreadsShareAPendingArray) {
+    KILN_REQUIRE_DEVICE();
     const ndarray a = values({4096}, DType::float64, 1);
     const auto mine = [&](const ndarray& shared, std::size_t t) {
         const ndarray m = shared * static_cast<double>(t + 1) - 1.0;
@@ -308,6 +319,7 @@ TEST(LazyFusion, ThreadsShareAPendingArray) {
 }
 
 TEST(LazyFusion, AGrowingExpressionRunsAtABoundedSize) {
+    KILN_REQUIRE_DEVICE();
     const ndarray start = values({1000}, DType::float64, 1);
     const auto loop = [&] {
         ndarray x = start;
@@ -325,6 +337,7 @@ TEST(LazyFusion, AGrowingExpressionRunsAtABoundedSize) {
 }
 
 TEST(LazyFusion, ALoopChangingOnlyScalarsCompilesOnce) {
+    KILN_REQUIRE_DEVICE();
     const ndarray a = values({300}, DType::float32, 1);
     const auto run = [&](int i) {
         const double s = 0.25 * i;

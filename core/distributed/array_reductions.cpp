@@ -2,11 +2,11 @@
 // ranks' partial results then travel by one all_gather (a fixed number of slots per rank, since a
 // rank may hold several shards or none) and reduce once more.
 #include "index_map.hpp"
+#include "reduction_dtypes.hpp"
 
 #include <kiln/distributed/array_reductions.hpp>
 #include <kiln/distributed/array_shardwise.hpp>
 #include <kiln/distributed/group.hpp>
-#include <kiln/error.hpp>
 #include <kiln/manipulation.hpp>
 #include <kiln/reductions.hpp>
 #include <kiln/ufuncs.hpp>
@@ -16,7 +16,6 @@
 #include <limits>
 #include <map>
 #include <numeric>
-#include <string>
 #include <utility>
 
 namespace kiln::distributed {
@@ -159,46 +158,6 @@ ndarray arg_reduce(const DistributedArray& a, const Reduce& best, const Reduce& 
     return kiln::min(kiln::where(tied, found_at, std::numeric_limits<std::int64_t>::max()));
 }
 
-// `reduce` of each shard along `axis`, which no shard splits.
-DistributedArray reduce_along(const DistributedArray& a, std::int64_t axis,
-                              const std::function<ndarray(const ndarray&, int)>& reduce,
-                              const char* function) {
-    const std::int64_t ndim = a.ndim();
-    const std::string where = "kiln: distributed." + std::string(function) + ": argument 'axis' ";
-    if (axis < -ndim || axis >= ndim) {
-        throw IndexError(where + std::to_string(axis) + " is out of bounds for shape " +
-                         to_string(a.shape()));
-    }
-    const auto split = static_cast<std::size_t>(axis < 0 ? axis + ndim : axis);
-    IndexMap map = a.index_map();
-    for (std::size_t s = 0; s < map.size(); ++s) {
-        if (map[s].ranges[split] != AxisRange{0, a.shape()[split]}) {
-            throw ValueError(where + std::to_string(axis) + " is split between shards (shard " +
-                             std::to_string(s) +
-                             " does not span it); reducing along a split axis is not done yet");
-        }
-        map[s].ranges.erase(map[s].ranges.begin() + static_cast<std::ptrdiff_t>(split));
-    }
-    Shape shape = a.shape();
-    shape.erase(shape.begin() + static_cast<std::ptrdiff_t>(split));
-    std::vector<Shard> shards;
-    for (const Shard& shard : a.local_shards()) {
-        const DeviceGuard guard(shard.array.device());
-        ndarray result = reduce(shard.array, static_cast<int>(split));
-        shards.push_back({shard.index, result.c_contiguous() ? result : result.copy(), {}});
-    }
-    const DType dtype = shards.empty()
-                            ? reduce(detail::probe_array(a), static_cast<int>(split)).dtype()
-                            : shards.front().array.dtype();
-    return {std::move(shape), dtype, std::move(map), a.comms(), std::move(shards), function};
-}
-
-// NumPy's dtype of a mean: float64 for bool and integers, the array's own otherwise.
-DType mean_dtype(DType dtype) {
-    const char k = kind(dtype);
-    return k == 'b' || k == 'i' || k == 'u' ? float64 : dtype;
-}
-
 ndarray divided(const ndarray& total, std::int64_t count) {
     return kiln::true_divide(total, static_cast<double>(count));
 }
@@ -226,7 +185,7 @@ ndarray min(const DistributedArray& a) {
 }
 
 ndarray mean(const DistributedArray& a) {
-    const DType dtype = mean_dtype(a.dtype());
+    const DType dtype = detail::mean_dtype(a.dtype());
     return reduce_all(
         a, [&](const ndarray& x) { return kiln::sum(x, {.dtype = dtype}); },
         [&](const ndarray& x) { return divided(kiln::sum(x), a.size()); });
@@ -264,7 +223,7 @@ ndarray argmin(const DistributedArray& a) {
 
 ndarray norm(const DistributedArray& a) {
     // numpy.linalg.norm's dtypes: float64 for bool and integers, float16 summed in float32.
-    const DType type = a.dtype() == float16 ? float32 : mean_dtype(a.dtype());
+    const DType type = detail::accumulate_dtype(a.dtype());
     return reduce_all(
         a,
         [&](const ndarray& x) {
@@ -274,31 +233,6 @@ ndarray norm(const DistributedArray& a) {
             const ndarray root = kiln::sqrt(kiln::sum(x));
             return a.dtype() == float16 ? root.astype(float16) : root;
         });
-}
-
-DistributedArray sum(const DistributedArray& a, std::int64_t axis) {
-    return reduce_along(
-        a, axis, [](const ndarray& x, int along) { return kiln::sum(x, along); }, "sum");
-}
-
-DistributedArray prod(const DistributedArray& a, std::int64_t axis) {
-    return reduce_along(
-        a, axis, [](const ndarray& x, int along) { return kiln::prod(x, along); }, "prod");
-}
-
-DistributedArray max(const DistributedArray& a, std::int64_t axis) {
-    return reduce_along(
-        a, axis, [](const ndarray& x, int along) { return kiln::max(x, along); }, "max");
-}
-
-DistributedArray min(const DistributedArray& a, std::int64_t axis) {
-    return reduce_along(
-        a, axis, [](const ndarray& x, int along) { return kiln::min(x, along); }, "min");
-}
-
-DistributedArray mean(const DistributedArray& a, std::int64_t axis) {
-    return reduce_along(
-        a, axis, [](const ndarray& x, int along) { return kiln::mean(x, along); }, "mean");
 }
 
 }  // namespace kiln::distributed

@@ -2,9 +2,19 @@
 /// Reductions of distributed arrays, with NumPy's dtypes (kiln/reductions.hpp). Over every
 /// element: each shard reduces on its device, one all_gather brings every rank's partial results
 /// to every rank, and they reduce once more; the result is a 0-d ndarray on the device of the
-/// first local rank (comms()[0]), the same on every process. These are collective. Along one
-/// axis that no shard splits: shard by shard, no communication, and the result keeps the
-/// partition of the other axes. Reducing along a split axis is a ValueError (not yet done).
+/// first local rank (comms()[0]), the same on every process. These are collective.
+///
+/// Along one axis, the result is a distributed array without that axis. Where no shard splits the
+/// axis, each shard reduces on its own, nothing moves, and the result keeps the partition of the
+/// other axes. Along a split axis, the shards covering the same ranges of the other axes form a
+/// group: each reduces its block, the partial results of a group go to the rank of its first
+/// shard (in index_map() order) by send and recv, all groups in one communicator group, and
+/// reduce once more there. That rank alone holds the group's block of the result: every element
+/// stays in exactly one shard, as an index map requires. (Heat replicates such a result on every
+/// process, and CuPy keeps a partial value on each device until it is read; neither holds one
+/// copy.) Shards whose ranges along the other axes overlap without being equal are a ValueError:
+/// redistribute first. Float results may differ from one device's in rounding (the partial sums
+/// add in another order); integer and bool results, max, min and the arg-reductions are exact.
 #pragma once
 
 #include <kiln/distributed/array.hpp>
@@ -40,15 +50,29 @@ namespace kiln::distributed {
 /// float64 for bool and integers, the real dtype of complex arrays.
 [[nodiscard]] ndarray norm(const DistributedArray& a);
 
-/// The sums along `axis`, which no shard splits (numpy.sum(a, axis)).
+/// The sums along `axis` (numpy.sum(a, axis)).
 [[nodiscard]] DistributedArray sum(const DistributedArray& a, std::int64_t axis);
-/// The products along `axis`, which no shard splits (numpy.prod(a, axis)).
+/// The products along `axis` (numpy.prod(a, axis)).
 [[nodiscard]] DistributedArray prod(const DistributedArray& a, std::int64_t axis);
-/// The largest elements along `axis`, which no shard splits (numpy.max(a, axis)).
+/// The largest elements along `axis` (numpy.max(a, axis)); NaN where any is NaN.
 [[nodiscard]] DistributedArray max(const DistributedArray& a, std::int64_t axis);
-/// The smallest elements along `axis`, which no shard splits (numpy.min(a, axis)).
+/// The smallest elements along `axis` (numpy.min(a, axis)); NaN where any is NaN.
 [[nodiscard]] DistributedArray min(const DistributedArray& a, std::int64_t axis);
-/// The means along `axis`, which no shard splits (numpy.mean(a, axis)).
+/// The means along `axis` (numpy.mean(a, axis)): float64 for bool and integers.
 [[nodiscard]] DistributedArray mean(const DistributedArray& a, std::int64_t axis);
+/// The variances along `axis`, divided by the extent - ddof (numpy.var(a, axis, ddof=ddof)):
+/// along a split axis two passes, the means first. ddof has no default here: var(a, n) is
+/// var of every element with ddof n.
+[[nodiscard]] DistributedArray var(const DistributedArray& a, std::int64_t axis, int ddof);
+/// The standard deviations along `axis`, the square roots of var (numpy.std(a, axis, ddof=ddof)).
+[[nodiscard]] DistributedArray std(const DistributedArray& a, std::int64_t axis, int ddof);
+/// The 2-norms along `axis` (numpy.linalg.norm(a, axis=axis)), in norm's dtypes.
+[[nodiscard]] DistributedArray norm(const DistributedArray& a, std::int64_t axis);
+/// The index along `axis` of the largest element of each lane, its first occurrence (or the
+/// first NaN), as int64 (numpy.argmax(a, axis)).
+[[nodiscard]] DistributedArray argmax(const DistributedArray& a, std::int64_t axis);
+/// The index along `axis` of the smallest element of each lane, its first occurrence (or the
+/// first NaN), as int64 (numpy.argmin(a, axis)).
+[[nodiscard]] DistributedArray argmin(const DistributedArray& a, std::int64_t axis);
 
 }  // namespace kiln::distributed

@@ -15,15 +15,6 @@ namespace kiln::distributed {
 
 namespace detail {
 
-namespace {
-
-// split_index_map along axis 0; a 0-d array is one shard, on rank 0.
-IndexMap default_index_map(const Shape& shape, int ranks) {
-    return shape.empty() ? IndexMap{ShardIndex{0, {}}} : split_index_map(shape, ranks);
-}
-
-}  // namespace
-
 DistributedArray make_array(const Shape& shape, DType dtype, std::optional<IndexMap> index_map,
                             const Communicators& comms, const char* function,
                             const MakeShard& make) {

@@ -185,6 +185,10 @@ void check_index_map(const IndexMap& map, const Shape& shape, int ranks, const c
     }
 }
 
+IndexMap default_index_map(const Shape& shape, int ranks) {
+    return shape.empty() ? IndexMap{ShardIndex{0, {}}} : split_index_map(shape, ranks);
+}
+
 const Communicator* local_rank(const Communicators& comms, int rank) {
     const auto found = std::find_if(comms->begin(), comms->end(),
                                     [&](const Communicator& comm) { return comm.rank() == rank; });

@@ -8,6 +8,9 @@
 
 namespace kiln::distributed::detail {
 
+// split_index_map along axis 0; a 0-d array is one shard, on rank 0.
+[[nodiscard]] IndexMap default_index_map(const Shape& shape, int ranks);
+
 // The block's extents.
 [[nodiscard]] Shape shard_shape(const ShardIndex& shard);
 

@@ -40,6 +40,7 @@
 #include <kiln/distributed/array_random.hpp>
 #include <kiln/distributed/array_redistribute.hpp>
 #include <kiln/distributed/array_reductions.hpp>
+#include <kiln/distributed/array_scatter.hpp>
 #include <kiln/distributed/array_shardwise.hpp>
 #include <kiln/distributed/communicator.hpp>
 #include <kiln/distributed/group.hpp>

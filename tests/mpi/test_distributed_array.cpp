@@ -5,7 +5,11 @@
 // with nothing still learns the result's dtype and joins every collective. Ghost rows are checked
 // against the rows of the host data around each shard. Random draws, products and redistribution
 // are checked on even, uneven and 2-D maps against kiln::random and kiln::matmul on one device and
-// the host data's blocks.
+// the host data's blocks. Reductions along the split axis combine partials across the two
+// processes; scatter sends one rank's data, host buffer or strided ndarray, to both, and a bad
+// argument on either rank is an error on both.
+#include "tests/support/expect_error.hpp"
+
 #include <kiln/distributed/mpi.hpp>
 #include <kiln/kiln.hpp>
 
@@ -233,3 +237,91 @@ TEST(TwoRanksDistributedArray, BlockProductMatchesOneDevice) {
 }
 
 }  // namespace
+
+namespace {
+
+// Along the split axis 0 (a group spanning both processes) and the unsplit axis 1, against one
+// device's reduction of the whole data: max and the arg-reductions exactly, sums within a few
+// ulps of their magnitude (the partials add in another order).
+void check_along_axes(const std::optional<dist::IndexMap>& map, const std::string& which) {
+    const kiln::Shape shape = {9, 3};
+    std::vector<double> x = sample(27, 1.0);
+    x[3 * 7 + 1] = 50;  // a tie across the two ranks' rows: row 2 comes first
+    x[3 * 2 + 1] = 50;
+    const dist::DistributedArray a =
+        dist::distributed_array(std::span<const double>(x), shape, world_ranks().comms, map);
+    const ndarray ax = kiln::array(x, shape);
+    for (const int axis : {0, 1}) {
+        const std::string what = which + ", axis " + std::to_string(axis);
+        EXPECT_EQ(dist::argmax(a, axis).get<std::int64_t>(),
+                  kiln::argmax(ax, {.axis = axis}).get<std::int64_t>())
+            << what;
+        EXPECT_EQ(dist::max(a, axis).get<double>(), kiln::max(ax, axis).get<double>()) << what;
+        const std::vector<double> sums = dist::sum(a, axis).get<double>();
+        const std::vector<double> vars = dist::var(a, axis, 1).get<double>();
+        const std::vector<double> want_sums = kiln::sum(ax, axis).get<double>();
+        const std::vector<double> want_vars =
+            kiln::var(ax, {.axis = axis, .ddof = 1}).get<double>();
+        for (std::size_t i = 0; i < sums.size(); ++i) {
+            EXPECT_NEAR(sums[i], want_sums[i], 1e-13 * 100) << what;
+            EXPECT_NEAR(vars[i], want_vars[i], 1e-13 * 1000) << what;
+        }
+    }
+}
+
+}  // namespace
+
+TEST(TwoRanksDistributedArray, ReductionsAlongTheSplitAxisMatchOneDevice) {
+    KILN_REQUIRE_TWO_RANKS();
+    check_along_axes(std::nullopt, "default split");
+    check_along_axes(dist::IndexMap{{1, {{0, 5}, {0, 3}}}, {0, {{5, 9}, {0, 3}}}}, "rank 1 first");
+    check_along_axes(dist::IndexMap{{0, {{0, 4}, {0, 3}}}, {0, {{4, 9}, {0, 3}}}},
+                     "every shard on rank 0");
+}
+
+TEST(TwoRanksDistributedArray, ScatterFromOneRankSendsEachRankItsBlocks) {
+    KILN_REQUIRE_TWO_RANKS();
+    const auto& comms = world_ranks().comms;
+    const int rank = comms->front().rank();
+    const std::vector<double> x = sample(27, 1.0);
+    // From rank 0's host buffer; rank 1 passes nothing.
+    const std::span<const double> mine =
+        rank == 0 ? std::span<const double>(x) : std::span<const double>();
+    const dist::DistributedArray a = dist::scatter(mine, {9, 3}, 0, comms);
+    ASSERT_EQ(a.local_shards().size(), 1U);
+    const dist::AxisRange rows = a.index_map()[a.local_shards()[0].index].ranges[0];
+    EXPECT_EQ(a.local_shards()[0].array.get<double>(),
+              std::vector<double>(x.begin() + rows.begin * 3, x.begin() + rows.end * 3));
+    EXPECT_EQ(a.get<double>(), x);
+    // From rank 1's transposed (strided) ndarray; rank 0 passes ndarray(), and learns the shape
+    // and dtype from the root.
+    const ndarray transposed = kiln::array(x, kiln::Shape{9, 3}).transpose();
+    const dist::DistributedArray b = dist::scatter(rank == 1 ? transposed : ndarray(), 1, comms,
+                                                   dist::split_index_map({3, 9}, 2, 1));
+    EXPECT_EQ(b.shape(), (kiln::Shape{3, 9}));
+    EXPECT_EQ(b.dtype(), kiln::float64);
+    EXPECT_EQ(b.get<double>(), transposed.copy().get<double>());
+}
+
+TEST(TwoRanksDistributedArray, ScatterErrorsReachEveryRank) {
+    KILN_REQUIRE_TWO_RANKS();
+    const auto& comms = world_ranks().comms;
+    const int rank = comms->front().rank();
+    const std::vector<double> x = sample(10, 1.0);
+    // The root's buffer is too short: both ranks throw, the root saying why.
+    const std::span<const double> short_buffer =
+        rank == 0 ? std::span<const double>(x) : std::span<const double>();
+    kiln::test::expect_error_naming(
+        [&] {
+            (void)dist::scatter(short_buffer, {4, 3}, 0, comms);
+        },
+        {"distributed.scatter", rank == 0 ? "'values' holds 10 elements" : "refused"});
+    // Rank 1 names another shape: both throw, rank 1 naming the difference.
+    const kiln::Shape shape = rank == 0 ? kiln::Shape{5, 2} : kiln::Shape{2, 5};
+    kiln::test::expect_error_naming(
+        [&] { (void)dist::scatter(std::span<const double>(x), shape, 0, comms); },
+        {"distributed.scatter", rank == 1 ? "'shape' (2, 5)" : "differ from the root's"});
+    kiln::test::expect_error_naming(
+        [&] { (void)dist::scatter(std::span<const double>(x), {10}, 2, comms); },
+        {"distributed.scatter", "'root' is 2"});
+}

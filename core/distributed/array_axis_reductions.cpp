@@ -186,18 +186,30 @@ std::map<std::size_t, ndarray> combined(std::map<std::size_t, ndarray> stacked,
 // the other axes.
 DistributedArray reduce_unsplit(const DistributedArray& a, std::size_t axis, const Along& whole,
                                 const char* function) {
-    IndexMap map = a.index_map();
-    for (ShardIndex& shard : map) {
-        shard.ranges = without(shard.ranges, axis);
+    // Along an axis of extent 0 several shards may cover the same box of the other axes, each
+    // with the reduction of nothing: the first of them keeps it.
+    IndexMap map;
+    std::map<std::size_t, std::size_t> kept;  // a's shard -> its place in the result's map
+    for (std::size_t s = 0; s < a.index_map().size(); ++s) {
+        ShardIndex shard{a.index_map()[s].rank, without(a.index_map()[s].ranges, axis)};
+        const bool repeated = std::any_of(map.begin(), map.end(), [&](const ShardIndex& other) {
+            return overlaps(other.ranges, shard.ranges);
+        });
+        if (!repeated) {
+            kept.emplace(s, map.size());
+            map.push_back(std::move(shard));
+        }
     }
     Shape shape = a.shape();
     shape.erase(shape.begin() + static_cast<std::ptrdiff_t>(axis));
     std::vector<Shard> shards;
     const auto along = static_cast<int>(axis);
     for (const Shard& shard : a.local_shards()) {
-        const DeviceGuard guard(shard.array.device());
-        ndarray result = whole(shard.array, along);
-        shards.push_back({shard.index, result.c_contiguous() ? result : result.copy(), {}});
+        if (const auto at = kept.find(shard.index); at != kept.end()) {
+            const DeviceGuard guard(shard.array.device());
+            ndarray result = whole(shard.array, along);
+            shards.push_back({at->second, result.c_contiguous() ? result : result.copy(), {}});
+        }
     }
     const DType dtype = whole(detail::probe_array(a), along).dtype();
     return {std::move(shape), dtype, std::move(map), a.comms(), std::move(shards), function};

@@ -301,7 +301,7 @@ def run_workload(run, inputs, record):
         want = np.cumsum(host["x"].astype(np.float64))
         return finish(timing, cp.asnumpy(out["r"]), want, "float32")
 
-    if name == "routine_mse_f64_1e8":
+    if name in ("routine_mse_f64_1e8", "lazy_mse_f64_1e8"):
         x, y = dev["x"], dev["y"]
         timing = run.time_device(lambda: out.update(r=cp.mean((x - y) ** 2)))
         want = np.mean((host["x"] - host["y"]) ** 2)
@@ -392,6 +392,43 @@ def run_workload(run, inputs, record):
         timing = run.time_device(lambda: kernel(grid, block, args))
         want = host["a"].astype(np.float64) @ host["b"].astype(np.float64)
         return finish(timing, cp.asnumpy(c), want, "float32")
+
+    if name.startswith("lazy_chain"):
+        # CuPy runs the chain eagerly: one kernel and one temporary per operator.
+        operations = params["operations"]
+
+        def chain(a, b):
+            value = (a - b) * (a + b)
+            if operations > 3:
+                value = value - a
+            if operations > 4:
+                value = value * b
+            return value
+
+        timing = run.time_device(lambda: out.update(z=chain(dev["x"], dev["y"])))
+        return finish(timing, cp.asnumpy(out["z"]), chain(host["x"], host["y"]), "float32")
+
+    if name.startswith("lazy_scalar_loop"):
+        updates = params["updates"]
+
+        def loop(start):
+            value = start
+            for step in range(updates):
+                value = value * (1.0 - 1e-4 * step) + 1e-3 * step
+            return value
+
+        timing = run.time_device(lambda: out.update(z=loop(dev["x"])))
+        return finish(timing, cp.asnumpy(out["z"]), loop(host["x"]), "float32")
+
+    if name.startswith("launch_overhead") and record["kernel_class"] == "routine":
+        calls, x, y = params["calls"], dev["x"], dev["y"]
+
+        def adds():
+            for _ in range(calls):
+                out["r"] = cp.add(x, y)
+
+        timing = run.time_device(adds, calls)
+        return finish(timing, cp.asnumpy(out["r"]), host["x"] + host["y"], "float32")
 
     if name.startswith("launch_overhead"):
         kernel = make_kernel(cp, definition)

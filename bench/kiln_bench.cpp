@@ -73,8 +73,8 @@ private:
 
 std::vector<Workload> all_workloads() {
     std::vector<Workload> all;
-    for (auto family : {elementwise_workloads, routine_workloads, fuse_workloads, mse_workloads,
-                        reduction_workloads, raw_kernel_workloads, stream_workloads,
+    for (auto family : {elementwise_workloads, routine_workloads, fuse_workloads, lazy_workloads,
+                        mse_workloads, reduction_workloads, raw_kernel_workloads, stream_workloads,
                         launch_overhead_workloads, pool_workloads, first_call_workloads,
                         compile_workloads, collective_workloads, multi_gpu_workloads}) {
         for (auto& workload : family()) {

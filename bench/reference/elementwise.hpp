@@ -22,6 +22,44 @@ void add(std::span<const T> x, std::span<const T> y, std::span<T> z) {
     Kokkos::fence();
 }
 
+// The lazy chains of `operations` (3, 4 or 5) operators on x and y, each rounded to float.
+inline void operator_chain(std::span<const float> x, std::span<const float> y, int operations,
+                           std::span<float> z) {
+    const float* xs = x.data();
+    const float* ys = y.data();
+    float* zs = z.data();
+    Kokkos::parallel_for(Range(0, static_cast<std::int64_t>(z.size())), [=](std::int64_t i) {
+        const float difference = xs[i] - ys[i];
+        const float sum = xs[i] + ys[i];
+        float value = difference * sum;
+        if (operations > 3) {
+            value = value - xs[i];
+        }
+        if (operations > 4) {
+            value = value * ys[i];
+        }
+        zs[i] = value;
+    });
+    Kokkos::fence();
+}
+
+// `updates` steps of x = x * scale(i) + shift(i) in float, as the scalar loop's row runs them.
+inline void scalar_updates(std::span<const float> x, int updates, std::span<float> z) {
+    const float* xs = x.data();
+    float* zs = z.data();
+    Kokkos::parallel_for(Range(0, static_cast<std::int64_t>(z.size())), [=](std::int64_t i) {
+        float value = xs[i];
+        for (int step = 0; step < updates; ++step) {
+            const auto scale = static_cast<float>(1.0 - 1e-4 * step);
+            const auto shift = static_cast<float>(1e-3 * step);
+            const float scaled = value * scale;
+            value = scaled + shift;
+        }
+        zs[i] = value;
+    });
+    Kokkos::fence();
+}
+
 inline void clipped_relu(std::span<const double> x, double cap, std::span<double> y) {
     const double* xs = x.data();
     double* ys = y.data();

@@ -17,6 +17,8 @@ namespace kiln::bench {
 [[nodiscard]] std::vector<Workload> mse_workloads();
 [[nodiscard]] std::vector<Workload> routine_workloads();
 [[nodiscard]] std::vector<Workload> fuse_workloads();
+// Lazy fusion's rows, each with it on whatever KILN_LAZY says.
+[[nodiscard]] std::vector<Workload> lazy_workloads();
 [[nodiscard]] std::vector<Workload> reduction_workloads();
 [[nodiscard]] std::vector<Workload> raw_kernel_workloads();
 [[nodiscard]] std::vector<Workload> stream_workloads();

@@ -143,6 +143,11 @@ void run_readers_of(const void* source) {
 void run_all_pending() {
     run_selected([](Registry& r, std::vector<std::shared_ptr<PendingArray>>& due) {
         for (const auto& [reader, weak] : r.live) {
+            // One read by another deferred expression runs inside that one's kernel: run alone,
+            // it would be a kernel and an allocation of its own.
+            if (r.readers.contains(reader)) {
+                continue;
+            }
             if (auto pending = weak.lock()) {
                 due.push_back(std::move(pending));
             }

@@ -363,3 +363,23 @@ TEST(LazyFusion, ALoopChangingOnlyScalarsCompilesOnce) {
 }
 
 }  // namespace
+
+TEST(LazyFusion, ASynchronizeRunsAChainAsOneKernel) {
+    KILN_REQUIRE_DEVICE();
+    const LazyFusion on(true);
+    const ndarray a = values({512}, DType::float32, 2);
+    const ndarray b = values({512}, DType::float32, 3);
+    const ndarray sum = a + b;
+    const ndarray c = sum * 2.0 - a;
+    kiln::synchronize(kiln::current_stream());
+    EXPECT_TRUE(c.pending()->evaluated());
+    // The kernel that computed c computed sum inline; run alone, it would have been a second
+    // kernel and an allocation. It stays pending until read, and then holds its own values.
+    EXPECT_FALSE(sum.pending()->evaluated());
+    const auto a_host = a.get<float>();
+    const auto b_host = b.get<float>();
+    const auto got = sum.get<float>();
+    for (std::size_t i = 0; i < got.size(); ++i) {
+        EXPECT_EQ(got[i], a_host[i] + b_host[i]) << i;
+    }
+}

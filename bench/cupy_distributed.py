@@ -8,7 +8,7 @@ mse_routines_1dev_f64_2e8), so they sit beside kiln's figures.
 
 Inputs are kiln-bench's: kiln::random's uniform draws in [0, 100) with seeds 141 and 142, redrawn
 on the host by bench/philox.py. cupyx.distributed.array reduces only along a given axis, into a
-DistributedArray of partial sums (one per device), and its asnumpy() adds them on the host; so
+DistributedArray of partial sums (one per device), and its get() adds them on the host; so
 each call here ends with the result on the host, on one GPU too (cupy.mean(...).get()), and both
 are timed alike: every device synchronized, a CUDA event on GPU 0, the call, every device
 synchronized again, a second event; the median over --repeat calls after --warmup untimed ones.
@@ -97,7 +97,8 @@ def main():
     def split_call():
         difference = xs - ys
         partials = (difference * difference).sum(axis=0)
-        return float(partials.asnumpy()) / n
+        # A DistributedArray reads back with get(), which adds the devices' partial sums.
+        return float(partials.get()) / n
 
     split_ms, split_min, split_got = timed(cp, split_call, (0, 1), args.repeat, args.warmup)
     del xs, ys
@@ -113,7 +114,7 @@ def main():
 
     split = row("mse_distarray_2dev_f64_2e8",
                 "mean((x - y) * (x - y)) on cupyx.distributed.array halves over 2 GPUs, "
-                "the partial sums added by asnumpy()", 2, n, args.repeat, args.warmup, split_ms,
+                "the partial sums added by get()", 2, n, args.repeat, args.warmup, split_ms,
                 split_min, split_got, want)
     whole = row("mse_routines_1dev_f64_2e8",
                 "mean((x - y) * (x - y)) with plain CuPy, all of it on GPU 0, read back",

@@ -65,6 +65,12 @@ std::vector<ndarray> rank_slots(const DistributedArray& a, const std::vector<Par
                                 DType dtype, std::int64_t slots) {
     std::vector<ndarray> mine;
     for (const Communicator& comm : *a.comms()) {
+        const auto own = std::find_if(partials.begin(), partials.end(),
+                                      [&](const Partial& p) { return p.rank == comm.rank(); });
+        if (slots == 1 && own != partials.end() && own->value.dtype() == dtype) {
+            mine.push_back(own->value.reshape({1}));  // the one partial is the slot: no copy
+            continue;
+        }
         const DeviceGuard guard(comm.device());
         ndarray slot = kiln::zeros({slots}, dtype);
         std::int64_t next = 0;
@@ -97,6 +103,10 @@ ndarray gather_partials(const DistributedArray& a, const std::vector<Partial>& p
     // No wait here: what follows on the first rank's device runs after its all_gather in stream
     // order, and every rank's buffers go back to its pool on the stream that used them.
     group.end();
+    if (std::all_of(counts.begin(), counts.end(),
+                    [&](std::int64_t count) { return count == slots; })) {
+        return gathered.front();  // every slot filled: nothing to compact
+    }
     const DeviceGuard guard(comms.front().device());
     ndarray compact =
         kiln::empty({std::accumulate(counts.begin(), counts.end(), std::int64_t{0})}, dtype);

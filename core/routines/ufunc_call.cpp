@@ -114,14 +114,26 @@ void check_scalars_fit(const UfuncDefinition& ufunc, std::span<const Argument> a
 }
 
 std::optional<Shape> broadcast_shape(const UfuncDefinition& ufunc, std::span<const Argument> args) {
+    // Most calls take arrays of one shape: that shape, without gathering copies of each.
+    const Shape* common = nullptr;
+    bool same = true;
+    for (const Argument& arg : args) {
+        if (const auto* array = std::get_if<ndarray>(&arg)) {
+            same = same && (common == nullptr || *common == array->shape());
+            common = common == nullptr ? &array->shape() : common;
+        }
+    }
+    if (common == nullptr) {
+        return std::nullopt;
+    }
+    if (same) {
+        return *common;
+    }
     std::vector<Shape> shapes;
     for (const Argument& arg : args) {
         if (const auto* array = std::get_if<ndarray>(&arg)) {
             shapes.push_back(array->shape());
         }
-    }
-    if (shapes.empty()) {
-        return std::nullopt;
     }
     try {
         return broadcast_shapes(shapes);
@@ -273,25 +285,32 @@ ndarray call_ufunc(const UfuncDefinition& ufunc, std::span<const Argument> args,
     }
     const std::optional<Shape> shape = broadcast_shape(ufunc, args);
     const DType result = output_dtype(ufunc, loop);
-    std::vector<Argument> call(args.begin(), args.end());
     if (options.out) {
         check_out(ufunc, *options.out, result, shape);
-        call.emplace_back(*options.out);
     }
     if (constant) {
         return filled(ufunc, *constant, args, shape, options);
     }
+    // The kernel's arguments: the inputs, then out. Built only for an eager call, since each
+    // array copied costs its shape's and strides' allocations.
+    const auto call = [&] {
+        std::vector<Argument> arguments(args.begin(), args.end());
+        if (options.out) {
+            arguments.emplace_back(*options.out);
+        }
+        return arguments;
+    };
     const DType written = options.out ? options.out->dtype() : result;
     if (const ElementwiseKernel* exact =
             options.dtype ? nullptr : integer_comparison_kernel(ufunc, args, loop, written)) {
-        return run(*exact, call, shape, options);
+        return run(*exact, call(), shape, options);
     }
     if (shape && !options.out && !options.dtype) {
         if (auto deferred = defer_ufunc(ufunc, args, loop, result, *shape, options.stream)) {
             return std::move(*deferred);
         }
     }
-    return run(ufunc_kernel(ufunc, loop, written), call, shape, options);
+    return run(ufunc_kernel(ufunc, loop, written), call(), shape, options);
 }
 
 namespace {

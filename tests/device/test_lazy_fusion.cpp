@@ -577,19 +577,35 @@ TEST(LazyFusion, VarStdNormArgmaxOfAPendingArrayAreOneKernelBitwiseTheEager) {
         const ndarray a = values({64, 100}, dtype, 1);
         const ndarray b = values({64, 100}, dtype, 2);
         const ndarray row = values({100}, dtype, 3);
-        const auto chain = [&] {
-            return dtype == DType::bool_ ? kiln::logical_xor(a, b) : a * b - row;
+        const ndarray column = values({100, 64}, dtype, 4);
+        // Fused (arrays of the chain's shape), and computed first: a broadcast operand and a
+        // transposed view.
+        const std::vector<std::function<ndarray()>> chains = {
+            [&] { return dtype == DType::bool_ ? kiln::logical_xor(a, b) : (a - b) * a; },
+            [&] { return dtype == DType::bool_ ? kiln::logical_and(a, row) : a * b - row; },
+            [&] {
+                return dtype == DType::bool_ ? kiln::logical_or(column.transpose(), b)
+                                             : column.transpose() + b;
+            },
         };
         const auto reductions = moment_and_index_reductions(dtype);
-        for (std::size_t r = 0; r < reductions.size(); ++r) {
-            SCOPED_TRACE("reduction " + std::to_string(r));
-            DType result{};
-            {
-                const LazyFusion off(false);
-                result = reductions[r](chain()).dtype();
+        for (std::size_t c = 0; c < chains.size(); ++c) {
+            for (std::size_t r = 0; r < reductions.size(); ++r) {
+                SCOPED_TRACE("chain " + std::to_string(c) + ", reduction " + std::to_string(r));
+                DType result{};
+                {
+                    const LazyFusion off(false);
+                    result = reductions[r](chains[c]()).dtype();
+                }
+                expect_bitwise_as(result, [&] { return reductions[r](chains[c]()); });
             }
-            expect_bitwise_as(result, [&] { return reductions[r](chain()); });
         }
+        const LazyFusion on(true);
+        const ndarray fused = chains[0]();
+        for (const auto& reduce : reductions) {
+            (void)reduce(fused);
+        }
+        EXPECT_FALSE(fused.pending()->evaluated()) << kiln::name(dtype);
     }
     // The map was fused: the chain was never computed, and the result is not pending.
     const LazyFusion on(true);

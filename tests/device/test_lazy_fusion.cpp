@@ -486,6 +486,23 @@ TEST(LazyFusion, AstypeJoinsTheChainAndCopyFalseKeepsTheArray) {
     EXPECT_EQ(a.astype(DType::float64, false).data(), a.data());
 }
 
+TEST(LazyFusion, ADeferredCopyIsASnapshotBeforeLaterWrites) {
+    KILN_REQUIRE_DEVICE();
+    const LazyFusion on(true);
+    ndarray a = values({50}, DType::float64, 1);
+    const auto before = a.get<double>();
+    const ndarray snapshot = a.copy();
+    const ndarray narrowed = a.astype(DType::float32);
+    ASSERT_NE(snapshot.pending(), nullptr);
+    a += 1.0;
+    a.fill(kiln::Scalar(3.0));
+    EXPECT_EQ(snapshot.get<double>(), before);
+    const auto got = narrowed.get<float>();
+    for (std::size_t i = 0; i < before.size(); ++i) {
+        EXPECT_EQ(got[i], static_cast<float>(before[i])) << i;
+    }
+}
+
 TEST(LazyFusion, ClipIsDeferredAndBitwiseTheEager) {
     KILN_REQUIRE_DEVICE();
     for (const Shape& shape : shapes) {

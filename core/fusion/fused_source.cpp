@@ -266,14 +266,26 @@ void define_reduction(FusedDefinition& fused, const Graph& graph, std::int32_t o
         call += call.empty() ? "" : ", ";
         call += name;
     }
+    // The routine's scalar parameter (var's ddof, a norm's ord), bound under its name for the
+    // routine's map and post-map text: a kernel argument, or a constant in a traced function.
+    std::string parameter;
+    if (reduction.operands[1] >= 0) {
+        Emitter value(graph, "");
+        value.emit(reduction.operands[1]);
+        const std::string_view declared = routine.parameter;
+        parameter = value.code() + "const auto " +
+                    std::string(declared.substr(declared.rfind(' ') + 1)) + " = " +
+                    value.name(reduction.operands[1]) + ";\n";
+    }
     Emitter map(graph, "");
     map.emit(reduction.operands[0]);
     fused.preamble = routine_preamble(reduced.dtype, reduction.loop, reduction.dtype) +
                      "template <" + types +
-                     ">\n__device__ __forceinline__ kiln_acc kiln_fused_map(" + params + ") {\n" +
-                     map.code() + "const kiln_in x = " + map.name(reduction.operands[0]) +
-                     ";\nreturn " + std::string(routine.map) + ";\n}\n";
-    fused.map_expr = "kiln_fused_map(" + call + ")";
+                     ">\n__device__ __forceinline__ kiln_in kiln_fused_map(" + params + ") {\n" +
+                     map.code() + "return " + map.name(reduction.operands[0]) + ";\n}\n";
+    // The routine's map of the fused element, in the kernel's map, where _J (argmax's index) is.
+    fused.map_expr = "[&]() -> _type_reduce {\n" + parameter + "const kiln_in x = kiln_fused_map(" +
+                     call + ");\nreturn _type_reduce(" + std::string(routine.map) + ");\n}()";
     fused.reduce_expr = std::string(routine.combine);
     fused.identity = std::string(routine.identity);
     fused.reduce_type = reduce_type(routine, reduction.loop);
@@ -282,8 +294,9 @@ void define_reduction(FusedDefinition& fused, const Graph& graph, std::int32_t o
 
     Emitter post(graph, "_r");
     post.emit(output);
-    fused.post_map_expr = "kiln_out _r;\n{\nkiln_out& y = _r;\n" + std::string(routine.post) +
-                          ";\n}\n" + post.code() + "out0 = " + post.name(output);
+    fused.post_map_expr = "kiln_out _r;\n{\n" + parameter + "kiln_out& y = _r;\n" +
+                          std::string(routine.post) + ";\n}\n" + post.code() +
+                          "out0 = " + post.name(output);
 }
 
 }  // namespace

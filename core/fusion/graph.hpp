@@ -27,7 +27,7 @@ enum class NodeKind : std::uint8_t {
     ufunc,      // a ufunc of its operands
     where,      // where(condition, x, y)
     astype,     // a conversion
-    reduction,  // sum, prod, mean, max or min along axes
+    reduction,  // a reduction routine along axes; operands: the reduced value, its parameter
 };
 
 struct Node {

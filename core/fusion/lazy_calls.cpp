@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <span>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -131,6 +132,16 @@ bool valid_axes(const Axis& axis, std::int64_t ndim) {
     return true;
 }
 
+// Whether every array a fused reduction reads is laid out as the computed array of `shape` (C
+// order, no broadcast): the reduction's strategy, so its order of combining, follows its inputs'
+// layouts, and only then is it the eager one's over the computed array.
+bool same_layout(std::span<const Argument> arguments, const Shape& shape) {
+    return std::all_of(arguments.begin(), arguments.end(), [&](const Argument& argument) {
+        const auto* array = std::get_if<ndarray>(&argument);
+        return array == nullptr || (array->shape() == shape && array->c_contiguous());
+    });
+}
+
 }  // namespace
 
 std::optional<ndarray> defer_ufunc(const UfuncDefinition& ufunc, std::span<const Argument> args,
@@ -155,9 +166,20 @@ std::optional<ndarray> defer_where(std::span<const Argument> args, DType loop, c
     return defer(std::move(operation), "where", shape, stream);
 }
 
+std::optional<ndarray> defer_astype(const ndarray& a, DType dtype) {
+    LazyOperation operation;
+    operation.kind = NodeKind::astype;
+    operation.loop = a.dtype();
+    operation.dtype = dtype;
+    operation.operands.emplace_back(a);
+    return defer(std::move(operation), "astype", a.shape(), std::nullopt);
+}
+
 std::optional<ndarray> fused_reduction(const ReductionRoutine& routine, const ndarray& a,
-                                       const ReductionCallOptions& options) {
-    constexpr std::array<std::string_view, 5> fusable = {"sum", "prod", "mean", "max", "min"};
+                                       const ReductionCallOptions& options,
+                                       const std::optional<Scalar>& parameter) {
+    constexpr std::array<std::string_view, 10> fusable = {
+        "sum", "prod", "mean", "max", "min", "var", "std", "norm", "argmax", "argmin"};
     if (!lazy_fusion() || a.size() == 0 ||
         std::find(fusable.begin(), fusable.end(), routine.name) == fusable.end() ||
         !valid_axes(options.axis, a.ndim())) {
@@ -181,6 +203,12 @@ std::optional<ndarray> fused_reduction(const ReductionRoutine& routine, const nd
     reduction.kind = NodeKind::reduction;
     reduction.routine = &routine;
     reduction.operands[0] = graph.add(*operation);
+    if (!same_layout(graph.arguments(), a.shape())) {
+        return std::nullopt;
+    }
+    if (parameter) {
+        reduction.operands[1] = graph.add(Argument(*parameter));
+    }
     std::tie(reduction.loop, reduction.dtype) = routine_dtypes(routine, a.dtype());
     reduction.all_axes = options.axis.all();
     reduction.axes.assign(options.axis.axes().begin(), options.axis.axes().end());

@@ -18,8 +18,8 @@
 
 namespace kiln::detail {
 
-// One deferred operation: a ufunc or where (kind, ufunc, loop and result dtypes as a fused
-// trace's node) of its operands.
+// One deferred operation: a ufunc, where or astype (kind, ufunc, loop and result dtypes as a
+// fused trace's node) of its operands.
 struct LazyOperation {
     NodeKind kind = NodeKind::ufunc;
     const UfuncDefinition* ufunc = nullptr;
@@ -65,12 +65,11 @@ private:
 class LazyGraph {
 public:
     [[nodiscard]] std::int32_t add(const LazyOperation& operation);
+    [[nodiscard]] std::int32_t add(const Argument& operand);
     [[nodiscard]] Graph& graph() noexcept { return graph_; }
     [[nodiscard]] const std::vector<Argument>& arguments() const noexcept { return arguments_; }
 
 private:
-    [[nodiscard]] std::int32_t add(const Argument& operand);
-
     Graph graph_{"lazy"};
     std::vector<Argument> arguments_;
     std::map<const PendingArray*, std::int32_t> inlined_;

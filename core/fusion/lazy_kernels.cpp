@@ -35,6 +35,10 @@ std::string structure(const Graph& graph, std::int32_t output) {
             key += std::to_string(operand) + ',';
         }
         key += std::string(node.operation());
+        if (node.routine != nullptr) {  // the norms share a name
+            key += std::string(node.routine->map) + std::string(node.routine->combine) +
+                   std::string(node.routine->post);
+        }
         for (const int axis : node.axes) {
             key += ',' + std::to_string(axis);
         }

@@ -11,6 +11,8 @@
 #include <kiln/error.hpp>
 #include <kiln/fuse.hpp>
 
+#include <algorithm>
+#include <array>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -103,11 +105,44 @@ void check_scalars_fit(const Graph& graph, std::string_view operation,
 
 const detail::ReductionRoutine* fusable_reduction(std::string_view name) {
     const std::string_view routine = name == "amax" ? "max" : (name == "amin" ? "min" : name);
-    if (routine != "sum" && routine != "prod" && routine != "mean" && routine != "max" &&
-        routine != "min") {
+    constexpr std::array<std::string_view, 9> fusable = {"sum", "prod", "mean",   "max",   "min",
+                                                         "var", "std",  "argmax", "argmin"};
+    if (std::find(fusable.begin(), fusable.end(), routine) == fusable.end()) {
         not_fusable(name);
     }
     return detail::find_reduction(routine);
+}
+
+Var traced_reduction(std::string_view reduction, const Var& x, const Axis& axis, bool keepdims,
+                     std::int64_t ddof) {
+    Graph& graph = TraceScope::active(reduction);
+    Node node;
+    node.kind = NodeKind::reduction;
+    node.routine = fusable_reduction(reduction);
+    node.operands[0] = x.node();
+    const DType input = graph.node(x.node()).dtype;
+    try {
+        detail::check_kind(*node.routine, input);
+    } catch (const TypeError& error) {
+        rethrow_in(graph, error);
+    }
+    if (node.routine->accumulate == detail::Accumulate::index && axis.axes().size() > 1) {
+        throw TypeError(graph.prefix() + std::string(reduction) +
+                        ": takes one axis or every axis (the flattened array), not " +
+                        std::to_string(axis.axes().size()));
+    }
+    if (!node.routine->parameter.empty()) {  // var's and std's ddof, a literal of the kernel
+        Node constant;
+        constant.kind = NodeKind::constant;
+        constant.dtype = DType::int64;
+        constant.value = Scalar(ddof).bytes_as(DType::int64);
+        node.operands[1] = graph.add(constant);
+    }
+    std::tie(node.loop, node.dtype) = detail::routine_dtypes(*node.routine, input);
+    node.all_axes = axis.all();
+    node.axes.assign(axis.axes().begin(), axis.axes().end());
+    node.keepdims = keepdims;
+    return Var(graph.add(node));
 }
 
 }  // namespace
@@ -155,33 +190,19 @@ Var trace_ufunc(std::string_view ufunc_name, std::initializer_list<Operand> oper
 }
 
 Var trace_reduction(std::string_view reduction, const Var& x, const Axis& axis, bool keepdims) {
-    Graph& graph = TraceScope::active(reduction);
-    Node node;
-    node.kind = NodeKind::reduction;
-    node.routine = fusable_reduction(reduction);
-    node.operands[0] = x.node();
-    const DType input = graph.node(x.node()).dtype;
-    try {
-        detail::check_kind(*node.routine, input);
-    } catch (const TypeError& error) {
-        rethrow_in(graph, error);
-    }
-    std::tie(node.loop, node.dtype) = detail::routine_dtypes(*node.routine, input);
-    node.all_axes = axis.all();
-    node.axes.assign(axis.axes().begin(), axis.axes().end());
-    node.keepdims = keepdims;
-    return Var(graph.add(node));
+    return traced_reduction(reduction, x, axis, keepdims, 0);
 }
 
 Var trace_reduction(std::string_view reduction, const Var& x, const ReduceOptions& options) {
-    if (options.dtype || options.out || options.stream || options.ddof != 0) {
+    const bool takes_ddof = reduction == "var" || reduction == "std";
+    if (options.dtype || options.out || options.stream || (options.ddof != 0 && !takes_ddof)) {
         Graph& graph = TraceScope::active(reduction);
         throw TypeError(graph.prefix() + std::string(reduction) +
-                        ": a fused reduction takes axis and keepdims only, not dtype, out, stream "
-                        "or ddof (convert with astype before it; the fused call runs on the "
-                        "current stream)");
+                        ": a fused reduction takes axis and keepdims (and var's and std's ddof) "
+                        "only, not dtype, out or stream (convert with astype before it; the fused "
+                        "call runs on the current stream)");
     }
-    return trace_reduction(reduction, x, options.axis, options.keepdims);
+    return traced_reduction(reduction, x, options.axis, options.keepdims, options.ddof);
 }
 
 void not_fusable(std::string_view operation) {
@@ -189,7 +210,8 @@ void not_fusable(std::string_view operation) {
     throw TypeError((graph != nullptr ? graph->prefix() : std::string("kiln::fuse: ")) + "'" +
                     std::string(operation) +
                     "' cannot be fused: a fused function holds operators, ufuncs, where, astype "
-                    "and one reduction among sum, prod, mean, max and min (amax, amin)");
+                    "and one reduction among sum, prod, mean, max, min (amax, amin), var, std, "
+                    "argmax and argmin");
 }
 
 Var Var::astype(DType dtype) const {

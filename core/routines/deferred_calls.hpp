@@ -10,6 +10,7 @@
 #include <kiln/argument.hpp>
 #include <kiln/ndarray.hpp>
 #include <kiln/reduction_kernel.hpp>
+#include <kiln/scalar.hpp>
 #include <kiln/stream_view.hpp>
 
 #include <optional>
@@ -28,9 +29,14 @@ namespace kiln::detail {
                                                  const Shape& shape,
                                                  std::optional<StreamView> stream);
 
-// `routine` of a deferred array, its elementwise expression fused into the reduction's map.
+// a.astype(dtype), a conversion as the eager copy kernel's, on the current stream.
+[[nodiscard]] std::optional<ndarray> defer_astype(const ndarray& a, DType dtype);
+
+// `routine` of a deferred array, its elementwise expression fused into the reduction's map;
+// `parameter` is the routine's scalar parameter (ddof, ord), a kernel argument.
 [[nodiscard]] std::optional<ndarray> fused_reduction(const ReductionRoutine& routine,
                                                      const ndarray& a,
-                                                     const ReductionCallOptions& options);
+                                                     const ReductionCallOptions& options,
+                                                     const std::optional<Scalar>& parameter);
 
 }  // namespace kiln::detail

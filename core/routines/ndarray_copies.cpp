@@ -4,6 +4,7 @@
 #include "../kernels/builtin/array_copy.hpp"
 #include "../kernels/builtin/builtin_kernels.hpp"
 #include "copy_into.hpp"
+#include "deferred_calls.hpp"
 
 #include <kiln/device.hpp>
 #include <kiln/ndarray.hpp>
@@ -24,6 +25,9 @@ ndarray ndarray::to_device(const Device& device) const {
 ndarray ndarray::astype(DType dtype, bool copy) const {
     if (dtype == dtype_ && !copy) {
         return *this;
+    }
+    if (auto deferred = detail::defer_astype(*this, dtype)) {
+        return std::move(*deferred);
     }
     return detail::astype_on(*this, dtype, detail::current_stream_of(device_));
 }

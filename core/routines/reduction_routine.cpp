@@ -1,5 +1,7 @@
 #include "reduction_routine.hpp"
 
+#include "../backend.hpp"
+#include "../backend_traits.hpp"
 #include "../kernels/reduction/reduction_definition.hpp"
 #include "deferred_calls.hpp"
 #include "promotion.hpp"
@@ -114,6 +116,10 @@ const ReductionKernel& routine_kernel(const ReductionRoutine& routine, DType inp
         ReductionOptions options;
         options.reduce_type = reduce_type(routine, accumulator);
         options.preamble = routine_preamble(input, accumulator, out);
+        // Each operation rounded on its own, as lazy fusion's kernels are, so that a routine fused
+        // with a deferred chain (var's moments, a norm's squares) gives the bits it gives here.
+        const auto rounding = traits(backend().kind()).separate_rounding;
+        options.options.assign(rounding.begin(), rounding.end());
         ReductionKernel kernel = routine_reduction_kernel(
             in_params(routine, input), std::string(name(out)) + " y", std::string(routine.map),
             std::string(routine.combine), std::string(routine.post), std::string(routine.identity),
@@ -163,8 +169,8 @@ ndarray reduce(const ReductionRoutine& routine, const ndarray& a, const ReduceOp
         written = options.out->dtype();
         call.out = {*options.out};
     }
-    if (!options.out && !options.dtype && !parameter && a.pending()) {
-        if (auto fused = fused_reduction(routine, a, call)) {
+    if (!options.out && !options.dtype && a.pending()) {
+        if (auto fused = fused_reduction(routine, a, call, parameter)) {
             return std::move(*fused);
         }
     }

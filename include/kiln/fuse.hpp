@@ -2,10 +2,11 @@
 /// kiln::fuse, CuPy's cupy.fuse in C++: a generic function of arrays and scalars becomes one
 /// generated kernel. At the first call for a set of argument dtypes, ranks and scalar kinds, the
 /// function is called with traced values (kiln::fusion::Var) standing for its arguments; the
-/// operations it applies (operators, ufuncs, where, astype, and one of sum, prod, mean, max, min
-/// along an axis) are recorded, and the expression becomes one ElementwiseKernel, or one
-/// ReductionKernel with the elementwise part fused into its map and what follows the reduction
-/// into its post-map. Later calls with the same kinds of arguments look the kernel up and call it.
+/// operations it applies (operators, ufuncs, where, astype, and one of sum, prod, mean, max, min,
+/// var, std, argmax, argmin along an axis) are recorded, and the expression becomes one
+/// ElementwiseKernel, or one ReductionKernel with the elementwise part fused into its map and what
+/// follows the reduction into its post-map. Later calls with the same kinds of arguments look the
+/// kernel up and call it.
 ///
 ///     auto squared_diff = kiln::fuse("squared_diff",
 ///                                    [](auto x, auto y) { return (x - y) * (x - y); });
@@ -120,11 +121,12 @@ template <class T>
 
 /// Records ufunc `ufunc` (a name of kiln/ufuncs.hpp, or "where") on `operands` in the trace.
 [[nodiscard]] Var trace_ufunc(std::string_view ufunc, std::initializer_list<Operand> operands);
-/// Records reduction `reduction` ("sum", "prod", "mean", "max", "min", "amax", "amin").
+/// Records reduction `reduction` ("sum", "prod", "mean", "max", "min", "amax", "amin", "var",
+/// "std", "argmax", "argmin").
 [[nodiscard]] Var trace_reduction(std::string_view reduction, const Var& x, const Axis& axis,
                                   bool keepdims);
-/// Records reduction `reduction` with ReduceOptions (axis and keepdims; the other options cannot be
-/// fused).
+/// Records reduction `reduction` with ReduceOptions (axis, keepdims and var's and std's ddof; the
+/// other options cannot be fused).
 [[nodiscard]] Var trace_reduction(std::string_view reduction, const Var& x,
                                   const ReduceOptions& options);
 /// Throws TypeError: `operation` cannot be fused.
@@ -291,10 +293,11 @@ KILN_FUSION_REDUCTION(min)
 KILN_FUSION_REDUCTION(amax)
 KILN_FUSION_REDUCTION(amin)
 
-KILN_FUSION_NOT_FUSABLE_REDUCTION(var)
-KILN_FUSION_NOT_FUSABLE_REDUCTION(std)
-KILN_FUSION_NOT_FUSABLE_REDUCTION(argmax)
-KILN_FUSION_NOT_FUSABLE_REDUCTION(argmin)
+KILN_FUSION_REDUCTION(var)
+KILN_FUSION_REDUCTION(std)
+KILN_FUSION_REDUCTION(argmax)
+KILN_FUSION_REDUCTION(argmin)
+
 KILN_FUSION_NOT_FUSABLE_REDUCTION(all)
 KILN_FUSION_NOT_FUSABLE_REDUCTION(any)
 KILN_FUSION_NOT_FUSABLE_REDUCTION(count_nonzero)

@@ -149,6 +149,14 @@ TEST(Fuse, ReductionsWithAMapAndATailCompile) {
     expect_compiles(trace("int_product", product, array_of(DType::int8, 2)));
     const auto complex_sum = [](auto z) { return kiln::absolute(kiln::sum(z * z)); };
     expect_compiles(trace("complex_sum", complex_sum, array_of(DType::complex64, 1)));
+    // Several members (Welford's moments; argmax's value and index _J) and var's ddof.
+    const auto deviation = [](auto x, auto y) { return kiln::std(x - y, {.axis = 1, .ddof = 1}); };
+    expect_compiles(
+        trace("deviation", deviation, array_of(DType::float32, 2), array_of(DType::float32, 2)));
+    const auto complex_var = [](auto z) { return kiln::var(z * z); };
+    expect_compiles(trace("complex_var", complex_var, array_of(DType::complex64, 1)));
+    const auto peak = [](auto x) { return kiln::argmax(x * 2, 0) + 1; };
+    expect_compiles(trace("peak", peak, array_of(DType::int32, 2)));
 }
 
 }  // namespace

@@ -315,4 +315,51 @@ TEST(Fuse, AFusedFunctionInsideAnotherIsInlined) {
     EXPECT_EQ(inner.kernel_count(), 0U);
 }
 
+TEST(Fuse, VarStdArgmaxAndArgminReduceTheFusedMap) {
+    KILN_REQUIRE_DEVICE();
+    constexpr std::int64_t cols = 200;
+    const ndarray x = array_of<double>({6, cols}, 23);
+    const ndarray y = array_of<double>({cols}, 24);
+    const auto spread = [](auto a, auto b) { return kiln::var(a - b, {.axis = 1, .ddof = 1}); };
+    const ndarray variances = kiln::fuse("spread", spread)(x, y);
+    const auto want = spread(x, y).get<double>();
+    const auto got = variances.get<double>();
+    ASSERT_EQ(got.size(), 6U);
+    // Row 0 against a host loop, every row against the eager routine.
+    const auto hx = x.get<double>();
+    const auto hy = y.get<double>();
+    double mean = 0;
+    for (std::int64_t c = 0; c < cols; ++c) {
+        mean += hx[static_cast<std::size_t>(c)] - hy[static_cast<std::size_t>(c)];
+    }
+    mean /= cols;
+    double squares = 0;
+    for (std::int64_t c = 0; c < cols; ++c) {
+        const double d = hx[static_cast<std::size_t>(c)] - hy[static_cast<std::size_t>(c)] - mean;
+        squares += d * d;
+    }
+    EXPECT_NEAR(got[0], squares / (cols - 1), 1e-12 * squares);
+    for (std::size_t r = 0; r < got.size(); ++r) {
+        EXPECT_NEAR(got[r], want[r], 1e-12 * want[r]) << r;
+    }
+    const auto deviation = [](auto a, auto b) {
+        return kiln::std(a * b, {.axis = 0, .keepdims = true}) * 2.0;
+    };
+    const ndarray deviations = kiln::fuse("deviation", deviation)(x, y);
+    EXPECT_EQ(deviations.shape(), (Shape{1, cols}));
+    const auto got_deviations = deviations.get<double>();
+    const auto want_deviations = deviation(x, y).get<double>();
+    for (std::size_t c = 0; c < got_deviations.size(); ++c) {
+        EXPECT_NEAR(got_deviations[c], want_deviations[c], 1e-12 * want_deviations[c]) << c;
+    }
+    // The indices are exact, and the first of equal values, as eagerly.
+    const auto peak = [](auto a, auto b) { return kiln::argmax(kiln::floor(a - b), {.axis = 1}); };
+    const ndarray peaks = kiln::fuse("peak", peak)(x, y);
+    EXPECT_EQ(peaks.dtype(), DType::int64);
+    EXPECT_EQ(peaks.get<std::int64_t>(), peak(x, y).get<std::int64_t>());
+    const auto trough = [](auto a, auto b) { return kiln::argmin(a * b) + 1; };
+    EXPECT_EQ(kiln::fuse("trough", trough)(x, y).get<std::int64_t>(),
+              trough(x, y).get<std::int64_t>());
+}
+
 }  // namespace

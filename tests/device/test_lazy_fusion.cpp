@@ -1,5 +1,6 @@
-// Lazy fusion (include/kiln/lazy.hpp): every deferred result against the same code run eagerly,
-// bit for bit, and the hazards of deferring: in-place writes to what an expression reads, views,
+// Lazy fusion (include/kiln/lazy.hpp): every deferred result (ufuncs, operators, where, clip,
+// astype, and the reductions fused with them) against the same code run eagerly, bit for bit,
+// and the hazards of deferring: in-place writes to what an expression reads, views,
 // inputs dropped before it runs, other streams and devices, threads, unbounded growth, and one
 // compile for a loop that changes only scalars.
 #include "core/array/pending_array.hpp"
@@ -9,10 +10,13 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <string>
 #include <thread>
 #include <type_traits>
@@ -56,6 +60,14 @@ ndarray values(const Shape& shape, DType dtype, int seed) {
     return kiln::array(host_values(n, seed), shape).astype(dtype);
 }
 
+// The value's bytes, so that NaNs and signed zeros compare by their bits.
+template <class T>
+std::array<unsigned char, sizeof(T)> bits_of(const T& value) {
+    std::array<unsigned char, sizeof(T)> bits{};
+    std::memcpy(bits.data(), &value, sizeof(T));
+    return bits;
+}
+
 // `f` run eagerly and deferred: the deferred result is pending until read, and bitwise the eager.
 template <class T>
 void expect_bitwise(const std::function<ndarray()>& f) {
@@ -76,10 +88,8 @@ void expect_bitwise(const std::function<ndarray()>& f) {
         EXPECT_EQ(got, want);
     } else {  // bits, so that NaNs compare too
         for (std::size_t i = 0; i < got.size(); ++i) {
-            if (std::memcmp(&got[i], &want[i], sizeof(T)) != 0) {
-                ADD_FAILURE() << "element " << i << ": " << static_cast<double>(got[i]) << " vs "
-                              << static_cast<double>(want[i]) << " (" << kiln::name(lazy.dtype())
-                              << ")";
+            if (bits_of(got[i]) != bits_of(want[i])) {
+                ADD_FAILURE() << "element " << i << " differs (" << kiln::name(lazy.dtype()) << ")";
                 break;
             }
         }
@@ -336,30 +346,321 @@ TEST(LazyFusion, AGrowingExpressionRunsAtABoundedSize) {
     EXPECT_NEAR(x.get<double>()[0], 2.0, 1e-12);
 }
 
-TEST(LazyFusion, ALoopChangingOnlyScalarsCompilesOnce) {
-    KILN_REQUIRE_DEVICE();
-    const ndarray a = values({300}, DType::float32, 1);
-    const auto run = [&](int i) {
-        const double s = 0.25 * i;
-        return ((a * s + static_cast<double>(i)) / (s + 1.0)).get<float>();
-    };
-    std::vector<std::vector<float>> want;
+// `run(i)` for i in [0, count), eagerly and deferred: the same values, and after the first
+// deferred run no compile, every kernel found by the expression's structure.
+template <class F>
+void expect_compiled_once(int count, const F& run) {
+    std::vector<decltype(run(0))> want;
     {
         const LazyFusion off(false);
-        for (int i = 0; i < 30; ++i) {
+        for (int i = 0; i < count; ++i) {
             want.push_back(run(i));
         }
     }
     const LazyFusion on(true);
     EXPECT_EQ(run(0), want[0]);
     const kiln::CompileCacheStatistics before = kiln::compile_cache_statistics();
-    for (int i = 1; i < 30; ++i) {
+    for (int i = 1; i < count; ++i) {
         EXPECT_EQ(run(i), want[static_cast<std::size_t>(i)]) << i;
     }
     const kiln::CompileCacheStatistics after = kiln::compile_cache_statistics();
     EXPECT_EQ(after.compiles, before.compiles);
     EXPECT_EQ(after.memory_hits + after.disk_hits, before.memory_hits + before.disk_hits)
         << "the kernel was found by the expression's structure, without a compile request";
+}
+
+TEST(LazyFusion, ALoopChangingOnlyScalarsCompilesOnce) {
+    KILN_REQUIRE_DEVICE();
+    const ndarray a = values({300}, DType::float32, 1);
+    expect_compiled_once(30, [&](int i) {
+        const double s = 0.25 * i;
+        return ((a * s + static_cast<double>(i)) / (s + 1.0)).get<float>();
+    });
+}
+
+// expect_bitwise with the element type of `dtype`.
+void expect_bitwise_as(DType dtype, const std::function<ndarray()>& f) {
+    SCOPED_TRACE(std::string(kiln::name(dtype)));
+    switch (dtype) {
+        case DType::bool_:
+            return expect_bitwise<bool>(f);
+        case DType::int8:
+            return expect_bitwise<std::int8_t>(f);
+        case DType::int32:
+            return expect_bitwise<std::int32_t>(f);
+        case DType::int64:
+            return expect_bitwise<std::int64_t>(f);
+        case DType::float32:
+            return expect_bitwise<float>(f);
+        case DType::float64:
+            return expect_bitwise<double>(f);
+        case DType::complex64:
+            return expect_bitwise<std::complex<float>>(f);
+        default:
+            FAIL() << "no element type for " << kiln::name(dtype);
+    }
+}
+
+// The message of the exception `f` throws, lazy fusion on or off.
+std::string message_of(bool lazy, const std::function<void()>& f) {
+    const LazyFusion scope(lazy);
+    try {
+        f();
+    } catch (const kiln::Error& error) {
+        return error.what();
+    }
+    ADD_FAILURE() << "no error, lazy " << lazy;
+    return {};
+}
+
+void expect_error_as_eager(const std::function<void()>& f) {
+    const std::string eager = message_of(false, f);
+    EXPECT_FALSE(eager.empty());
+    EXPECT_EQ(message_of(true, f), eager);
+}
+
+// Shapes every deferred call is checked over: 0-d, zero-size, 2-d.
+const std::vector<Shape> shapes = {{}, {0, 3}, {5, 7}};
+
+// Values with NaN, infinities, signed zeros and a float32 overflow, for casts between floats.
+ndarray special_values() {
+    const double inf = std::numeric_limits<double>::infinity();
+    return kiln::array(std::vector<double>{std::numeric_limits<double>::quiet_NaN(), inf, -inf,
+                                           -0.0, 0.0, 1e40, -1e-320, 0.1, 2.5, -3.5});
+}
+
+TEST(LazyFusion, AstypeIsDeferredAndBitwiseTheEagerConversion) {
+    KILN_REQUIRE_DEVICE();
+    // Targets whose conversion is defined for every value below (|v| <= 8, no float to unsigned).
+    const std::vector<DType> dtypes = {DType::float32, DType::float64, DType::int32,
+                                       DType::int8,    DType::bool_,   DType::complex64};
+    for (const Shape& shape : shapes) {
+        for (const DType from : dtypes) {
+            const ndarray a = values(shape, from, 1);
+            const ndarray row = values(shape.empty() ? Shape{} : Shape{shape.back()}, from, 2);
+            for (const DType to : dtypes) {
+                SCOPED_TRACE(std::string(kiln::name(from)) + " to " + std::string(kiln::name(to)) +
+                             ", shape " + kiln::to_string(shape));
+                expect_bitwise_as(to, [&] { return a.astype(to); });
+                // A chain before and after the cast, with a broadcast operand.
+                expect_bitwise_as(to, [&] { return ((a + row) * a).astype(to); });
+                expect_bitwise_as(to, [&] {
+                    return kiln::where(a.astype(DType::bool_), a.astype(to), row.astype(to));
+                });
+                if (shape.size() == 2) {  // a non-contiguous view
+                    expect_bitwise_as(to, [&] { return a.transpose().astype(to); });
+                }
+            }
+        }
+    }
+    const ndarray special = special_values();
+    for (const DType to : {DType::float32, DType::float64, DType::bool_, DType::complex64}) {
+        expect_bitwise_as(to, [&] { return (special * 1.0).astype(to); });
+    }
+    expect_bitwise<double>([&] { return special.astype(DType::float32).astype(DType::float64); });
+}
+
+TEST(LazyFusion, AstypeJoinsTheChainAndCopyFalseKeepsTheArray) {
+    KILN_REQUIRE_DEVICE();
+    const LazyFusion on(true);
+    const ndarray a = values({40}, DType::float64, 1);
+    const ndarray scaled = a * 3.0;
+    const ndarray cast = scaled.astype(DType::float32);
+    const ndarray shifted = cast + 1.0F;
+    ASSERT_NE(cast.pending(), nullptr);
+    EXPECT_EQ(cast.dtype(), DType::float32);
+    EXPECT_EQ(cast.shape(), (Shape{40}));
+    // One kernel: neither the product nor the cast was computed on its own (data() computes the
+    // array without the synchronize of get(), which runs everything pending).
+    (void)shifted.data();
+    EXPECT_FALSE(scaled.pending()->evaluated());
+    EXPECT_FALSE(cast.pending()->evaluated());
+    const auto got = shifted.get<float>();
+    const auto host = a.get<double>();
+    for (std::size_t i = 0; i < host.size(); ++i) {
+        EXPECT_EQ(got[i], static_cast<float>(host[i] * 3.0) + 1.0F) << i;
+    }
+    // astype to the same dtype without a copy is the array itself, pending or not.
+    const ndarray same = scaled.astype(DType::float64, false);
+    EXPECT_EQ(same.pending(), scaled.pending());
+    EXPECT_EQ(a.astype(DType::float64, false).data(), a.data());
+}
+
+TEST(LazyFusion, ADeferredCopyIsASnapshotBeforeLaterWrites) {
+    KILN_REQUIRE_DEVICE();
+    const LazyFusion on(true);
+    ndarray a = values({50}, DType::float64, 1);
+    const auto before = a.get<double>();
+    const ndarray snapshot = a.copy();
+    const ndarray narrowed = a.astype(DType::float32);
+    ASSERT_NE(snapshot.pending(), nullptr);
+    a += 1.0;
+    a.fill(kiln::Scalar(3.0));
+    EXPECT_EQ(snapshot.get<double>(), before);
+    const auto got = narrowed.get<float>();
+    for (std::size_t i = 0; i < before.size(); ++i) {
+        EXPECT_EQ(got[i], static_cast<float>(before[i])) << i;
+    }
+}
+
+TEST(LazyFusion, ClipIsDeferredAndBitwiseTheEager) {
+    KILN_REQUIRE_DEVICE();
+    for (const Shape& shape : shapes) {
+        SCOPED_TRACE(kiln::to_string(shape));
+        for (const DType dtype : {DType::float32, DType::float64, DType::int32, DType::bool_}) {
+            const ndarray a = values(shape, dtype, 1);
+            const ndarray low = values(shape.empty() ? Shape{} : Shape{shape.back()}, dtype, 2);
+            expect_bitwise_as(dtype, [&] { return kiln::clip(a, low, a); });
+            if (dtype != DType::bool_) {
+                expect_bitwise_as(dtype, [&] { return kiln::clip(a * 2, -3, 4); });
+                expect_bitwise_as(dtype, [&] { return kiln::clip(a, low, 5) + low; });
+            }
+            if (shape.size() == 2) {
+                expect_bitwise_as(dtype, [&] {
+                    return kiln::clip(a.transpose(), a[{kiln::Slice{}, 0}], true);
+                });
+            }
+        }
+    }
+    // NaN propagates from the values and from a bound, as eagerly; a float bound of ints.
+    const ndarray special = special_values();
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    expect_bitwise<double>([&] { return kiln::clip(special * 2.0, -1.0, 3.0); });
+    expect_bitwise<double>([&] { return kiln::clip(special + 0.0, nan, 3.0); });
+    expect_bitwise<float>([&] { return kiln::clip(special.astype(DType::float32), -2.0, nan); });
+    const ndarray ints = values({9}, DType::int32, 3);
+    expect_bitwise<double>([&] { return kiln::clip(ints * 2, -2.5, ints.astype(DType::float64)); });
+    const LazyFusion on(true);
+    const ndarray clipped = kiln::clip(ints * 2, -3, 3);
+    ASSERT_NE(clipped.pending(), nullptr);
+    EXPECT_FALSE(clipped.pending()->evaluated());
+}
+
+TEST(LazyFusion, ClipAndAstypeErrorsRaiseAtTheCallAsEagerly) {
+    KILN_REQUIRE_DEVICE();
+    const ndarray a = values({3, 4}, DType::float64, 0);
+    const ndarray i8 = values({3, 4}, DType::int8, 1);
+    const ndarray z = values({4}, DType::complex64, 2);
+    expect_error_as_eager([&] { (void)kiln::clip(a * 2.0, values({5}, DType::float64, 1), 1.0); });
+    expect_error_as_eager([&] { (void)kiln::clip(i8 + 1, 0, 1000); });  // 1000 is no int8
+    expect_error_as_eager([&] { (void)kiln::clip(z * 2.0F, 0.0, 1.0); });
+    expect_error_as_eager([&] { (void)kiln::argmax(z * 2.0F); });
+    expect_error_as_eager([&] { (void)kiln::argmax(a * 2.0, {.axis = kiln::Axis{0, 1}}); });
+    expect_error_as_eager([&] { (void)kiln::var(a * 2.0, {.axis = 2}); });
+    expect_error_as_eager([&] { (void)kiln::argmin(kiln::zeros({0}) + 1.0); });  // no identity
+}
+
+TEST(LazyFusion, ALoopChangingOnlyClipBoundsCompilesOnce) {
+    KILN_REQUIRE_DEVICE();
+    const ndarray a = values({300}, DType::float32, 1);
+    expect_compiled_once(20, [&](int i) {
+        return kiln::clip(a * 2.0F, -0.5 * i, 0.25 * i + 1.0).astype(DType::float64).get<double>();
+    });
+}
+
+// The reductions with a routine parameter or several members, each of a pending chain.
+std::vector<std::function<ndarray(const ndarray&)>> moment_and_index_reductions(DType dtype) {
+    std::vector<std::function<ndarray(const ndarray&)>> reductions = {
+        [](const ndarray& x) { return kiln::var(x); },
+        [](const ndarray& x) { return kiln::var(x, {.axis = 1, .ddof = 1}); },
+        [](const ndarray& x) { return kiln::std(x, {.axis = 0, .keepdims = true}); },
+        [](const ndarray& x) {
+            return kiln::std(x, {.axis = kiln::Axis{0, 1}, .ddof = 2});
+        },
+        [](const ndarray& x) { return kiln::linalg::norm(x); },
+        [](const ndarray& x) { return kiln::linalg::norm(x, {.ord = 3.0, .axis = 1}); },
+        [](const ndarray& x) {
+            return kiln::linalg::norm(x, {.ord = 1.0, .axis = -1, .keepdims = true});
+        },
+        [](const ndarray& x) {
+            return kiln::linalg::norm(x,
+                                      {.ord = -std::numeric_limits<double>::infinity(), .axis = 0});
+        },
+        [](const ndarray& x) { return kiln::linalg::norm(x, {.ord = 1.0}); },  // a matrix norm
+    };
+    if (dtype != DType::complex64) {
+        reductions.emplace_back([](const ndarray& x) { return kiln::argmax(x); });
+        reductions.emplace_back([](const ndarray& x) { return kiln::argmin(x, {.axis = 1}); });
+        reductions.emplace_back(
+            [](const ndarray& x) { return kiln::argmax(x, {.axis = 0, .keepdims = true}); });
+    }
+    return reductions;
+}
+
+TEST(LazyFusion, VarStdNormArgmaxOfAPendingArrayAreOneKernelBitwiseTheEager) {
+    KILN_REQUIRE_DEVICE();
+    for (const DType dtype :
+         {DType::float32, DType::float64, DType::int32, DType::bool_, DType::complex64}) {
+        const ndarray a = values({64, 100}, dtype, 1);
+        const ndarray b = values({64, 100}, dtype, 2);
+        const ndarray row = values({100}, dtype, 3);
+        const ndarray column = values({100, 64}, dtype, 4);
+        // Fused (arrays of the chain's shape), and computed first: a broadcast operand and a
+        // transposed view.
+        const std::vector<std::function<ndarray()>> chains = {
+            [&] { return dtype == DType::bool_ ? kiln::logical_xor(a, b) : (a - b) * a; },
+            [&] { return dtype == DType::bool_ ? kiln::logical_and(a, row) : a * b - row; },
+            [&] {
+                return dtype == DType::bool_ ? kiln::logical_or(column.transpose(), b)
+                                             : column.transpose() + b;
+            },
+        };
+        const auto reductions = moment_and_index_reductions(dtype);
+        for (std::size_t c = 0; c < chains.size(); ++c) {
+            for (std::size_t r = 0; r < reductions.size(); ++r) {
+                SCOPED_TRACE("chain " + std::to_string(c) + ", reduction " + std::to_string(r));
+                DType result{};
+                {
+                    const LazyFusion off(false);
+                    result = reductions[r](chains[c]()).dtype();
+                }
+                expect_bitwise_as(result, [&] { return reductions[r](chains[c]()); });
+            }
+        }
+        const LazyFusion on(true);
+        const ndarray fused = chains[0]();
+        for (const auto& reduce : reductions) {
+            (void)reduce(fused);
+        }
+        EXPECT_FALSE(fused.pending()->evaluated()) << kiln::name(dtype);
+    }
+    // The map was fused: the chain was never computed, and the result is not pending.
+    const LazyFusion on(true);
+    const ndarray a = values({64, 100}, DType::float64, 1);
+    const ndarray b = values({64, 100}, DType::float64, 2);
+    const ndarray d = a - b;
+    for (const auto& reduce : moment_and_index_reductions(DType::float64)) {
+        const ndarray reduced = reduce(d * d);
+        EXPECT_EQ(reduced.pending(), nullptr);
+        EXPECT_FALSE(d.pending()->evaluated());
+    }
+    // A broadcast operand would change the reduction's order of combining: the chain runs first.
+    const ndarray shifted = a - values({100}, DType::float64, 3);
+    (void)kiln::var(shifted);
+    EXPECT_TRUE(shifted.pending()->evaluated());
+}
+
+TEST(LazyFusion, ReductionsOfZeroDimensionalAndEmptyPendingArraysAreTheEagerOnes) {
+    KILN_REQUIRE_DEVICE();
+    const ndarray scalar = values({}, DType::float64, 1);
+    const ndarray empty = values({0, 3}, DType::float32, 1);
+    expect_bitwise<double>([&] { return kiln::var(scalar * 2.0); });
+    expect_bitwise<double>([&] { return kiln::linalg::norm(scalar - 1.0); });
+    expect_bitwise<std::int64_t>([&] { return kiln::argmax(scalar * 2.0); });
+    expect_bitwise<float>([&] { return kiln::var(empty * 2.0F, {.axis = 0}); });
+    expect_bitwise<float>([&] { return kiln::std(empty * 2.0F); });
+    expect_bitwise<float>([&] { return kiln::linalg::norm(empty + 1.0F, {.axis = 1}); });
+}
+
+TEST(LazyFusion, ALoopChangingOnlyDdofOrOrdCompilesOnce) {
+    KILN_REQUIRE_DEVICE();
+    const ndarray a = values({20, 30}, DType::float64, 1);
+    expect_compiled_once(10, [&](int i) {
+        const ndarray x = a * 0.5 - 1.0;
+        return std::vector<double>{
+            kiln::var(x, {.axis = 1, .ddof = i % 5}).get<double>()[0],
+            kiln::linalg::norm(x, {.ord = 1.5 + 0.5 * i, .axis = 0}).get<double>()[0]};
+    });
 }
 
 }  // namespace

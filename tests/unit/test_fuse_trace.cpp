@@ -196,7 +196,7 @@ TEST(FuseTrace, ReductionFusesTheMapBeforeAndThePostMapAfter) {
     EXPECT_TRUE(fused.reduction);
     EXPECT_EQ(fused.in_params, "float64 in0");
     EXPECT_EQ(fused.out_params, "float64 out0");
-    EXPECT_EQ(fused.map_expr, "kiln_fused_map(in0)");
+    EXPECT_NE(fused.map_expr.find("kiln_fused_map(in0)"), std::string::npos) << fused.map_expr;
     EXPECT_NE(fused.preamble.find("kiln_fused_map"), std::string::npos);
     EXPECT_NE(fused.preamble.find("a * b"), std::string::npos);  // multiply, in the map
     EXPECT_NE(fused.post_map_expr.find("kiln::ufunc::sqrt"), std::string::npos);
@@ -246,13 +246,18 @@ TEST(FuseTrace, AnExpressionPastTheSizeLimitIsAnError) {
 }
 
 TEST(FuseTrace, UnsupportedOperationsAreErrorsNamingThem) {
-    const auto arg = [](auto x) { return kiln::argmax(x); };
+    const auto every = [](auto x) { return kiln::all(x); };
     std::string message =
-        error_of<kiln::TypeError>([&] { (void)define(arg, array_of(DType::float32, 1)); });
-    EXPECT_NE(message.find("'argmax' cannot be fused"), std::string::npos) << message;
-    const auto var = [](auto x) { return kiln::var(x, 0); };
-    message = error_of<kiln::TypeError>([&] { (void)define(var, array_of(DType::float32, 1)); });
-    EXPECT_NE(message.find("'var' cannot be fused"), std::string::npos) << message;
+        error_of<kiln::TypeError>([&] { (void)define(every, array_of(DType::float32, 1)); });
+    EXPECT_NE(message.find("'all' cannot be fused"), std::string::npos) << message;
+    const auto nan_var = [](auto x) { return kiln::nanvar(x, 0); };
+    message =
+        error_of<kiln::TypeError>([&] { (void)define(nan_var, array_of(DType::float32, 1)); });
+    EXPECT_NE(message.find("'nanvar' cannot be fused"), std::string::npos) << message;
+    // argmax takes one axis or all, as eagerly.
+    const auto arg = [](auto x) { return kiln::argmax(x, kiln::Axis{0, 1}); };
+    message = error_of<kiln::TypeError>([&] { (void)define(arg, array_of(DType::float32, 2)); });
+    EXPECT_NE(message.find("argmax: takes one axis or every axis"), std::string::npos) << message;
     // A ufunc that does not take the dtype, as eagerly.
     const auto bits = [](auto x) { return x & 1; };
     message = error_of<kiln::TypeError>([&] { (void)define(bits, array_of(DType::float32, 1)); });

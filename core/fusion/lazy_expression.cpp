@@ -69,6 +69,15 @@ std::int32_t LazyGraph::add(const LazyOperation& operation) {
     return graph_.add(node);
 }
 
+namespace {
+
+bool same_view(const ndarray& a, const ndarray& b) {
+    return a.allocation() == b.allocation() && a.offset() == b.offset() && a.dtype() == b.dtype() &&
+           a.shape() == b.shape() && a.strides() == b.strides();
+}
+
+}  // namespace
+
 std::int32_t LazyGraph::add(const Argument& operand) {
     Node node;
     node.argument = static_cast<std::int32_t>(arguments_.size());
@@ -87,11 +96,19 @@ std::int32_t LazyGraph::add(const Argument& operand) {
                 return id;
             }
         }
+        // An array read twice, as x in (x - y) * (x + y), is one argument: one load per element.
+        for (std::size_t i = 0; i < arguments_.size(); ++i) {
+            const auto* seen = std::get_if<ndarray>(&arguments_[i]);
+            if (seen != nullptr && same_view(*seen, array)) {
+                return argument_nodes_[i];
+            }
+        }
         node.kind = NodeKind::array;
         node.dtype = array.dtype();
     }
     arguments_.push_back(operand);
-    return graph_.add(node);
+    argument_nodes_.push_back(graph_.add(node));
+    return argument_nodes_.back();
 }
 
 bool same_stream(StreamView a, StreamView b) noexcept {

@@ -61,7 +61,8 @@ private:
 };
 
 // The graph of deferred operations: the arrays and scalars they read become the kernel's
-// arguments, in order, and each deferred operand not yet computed is inlined once.
+// arguments, in order (an array read twice once), and each deferred operand not yet computed is
+// inlined once.
 class LazyGraph {
 public:
     [[nodiscard]] std::int32_t add(const LazyOperation& operation);
@@ -72,6 +73,7 @@ public:
 private:
     Graph graph_{"lazy"};
     std::vector<Argument> arguments_;
+    std::vector<std::int32_t> argument_nodes_;  // the node of each argument
     std::map<const PendingArray*, std::int32_t> inlined_;
 };
 

@@ -4,6 +4,7 @@
 // inputs dropped before it runs, other streams and devices, threads, unbounded growth, and one
 // compile for a loop that changes only scalars.
 #include "core/array/pending_array.hpp"
+#include "core/fusion/lazy_expression.hpp"
 #include "tests/support/backend_under_test.hpp"
 
 #include <kiln/kiln.hpp>
@@ -682,5 +683,30 @@ TEST(LazyFusion, ASynchronizeRunsAChainAsOneKernel) {
     const auto got = sum.get<float>();
     for (std::size_t i = 0; i < got.size(); ++i) {
         EXPECT_EQ(got[i], a_host[i] + b_host[i]) << i;
+    }
+}
+
+TEST(LazyFusion, AnArrayReadTwiceIsOneKernelArgument) {
+    KILN_REQUIRE_DEVICE();
+    const ndarray a = values({64}, DType::float32, 4);
+    const ndarray b = values({64}, DType::float32, 5);
+    expect_bitwise<float>([&] { return (a - b) * (a + b) - a; });
+    const LazyFusion on(true);
+    const ndarray c = (a - b) * (a + b) - a;
+    const auto expression = kiln::detail::LazyExpression::pending_of(c);
+    ASSERT_NE(expression, nullptr);
+    kiln::detail::LazyGraph graph;
+    (void)graph.add(*expression->operation());
+    EXPECT_EQ(graph.arguments().size(), 2U) << "a and b, each once";
+    // Another view of the same memory is another argument.
+    const ndarray reversed = a[{kiln::Slice{std::nullopt, std::nullopt, -1}}];
+    const ndarray d = a + reversed;
+    kiln::detail::LazyGraph views;
+    (void)views.add(*kiln::detail::LazyExpression::pending_of(d)->operation());
+    EXPECT_EQ(views.arguments().size(), 2U);
+    const auto got = d.get<float>();
+    const auto host = a.get<float>();
+    for (std::size_t i = 0; i < got.size(); ++i) {
+        EXPECT_EQ(got[i], host[i] + host[host.size() - 1 - i]) << i;
     }
 }

@@ -81,7 +81,7 @@ const DeviceProperties& Device::properties() const {
 
 void Device::synchronize() const {
     const detail::ProfileRange range("kiln: device synchronize");
-    detail::run_all_pending();
+    detail::run_pending_on_device(id_);
     detail::backend().synchronize_device(id_);
     detail::rethrow_unreported_error();
 }

@@ -68,7 +68,7 @@ void Event::record(StreamView stream) {
         device_ = device;
         detail::release_quietly(mine, [](void* e) { detail::backend().destroy_event(e); });
     }
-    detail::run_all_pending();
+    detail::run_pending_on(on);
     gpu.record_event(native(), on);
     recorded_ = true;
 }

@@ -1,3 +1,4 @@
+#include "array/pending_array.hpp"
 #include "backend.hpp"
 #include "call_context.hpp"
 #include "handle.hpp"
@@ -29,8 +30,11 @@ Graph& Graph::operator=(Graph&& other) noexcept {
 }
 
 void Graph::launch(StreamView stream) const {
-    detail::backend().launch_graph(detail::require_native(native_, "Graph"),
-                                   detail::call_stream("Graph.launch", device_, stream));
+    void* const graph = detail::require_native(native_, "Graph");
+    const StreamView on = detail::call_stream("Graph.launch", device_, stream);
+    // The graph may write what an expression deferred on the stream reads: that runs first.
+    detail::run_pending_on(on);
+    detail::backend().launch_graph(graph, on);
 }
 
 void Graph::launch() const {

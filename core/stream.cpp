@@ -78,12 +78,16 @@ StreamView on_its_device(StreamView stream) {
 
 void synchronize(StreamView stream) {
     const detail::ProfileRange range("kiln: stream synchronize");
-    detail::run_all_pending();
-    detail::backend().synchronize_stream(on_its_device(stream));
+    const StreamView on = on_its_device(stream);
+    detail::run_pending_on(on);
+    detail::backend().synchronize_stream(on);
 }
 
+// Work deferred on the stream is queued work: it is launched, so that it is not done yet.
 bool done(StreamView stream) {
-    return detail::backend().stream_done(on_its_device(stream));
+    const StreamView on = on_its_device(stream);
+    detail::run_pending_on(on);
+    return detail::backend().stream_done(on);
 }
 
 // The event may be of another device: a stream may wait on any device's event.
@@ -91,16 +95,18 @@ void wait_event(StreamView stream, const Event& event) {
     if (!event.recorded()) {
         return;  // nothing to wait for, as on a GPU
     }
-    detail::run_all_pending();
-    detail::backend().stream_wait_event(on_its_device(stream), event.native());
+    const StreamView on = on_its_device(stream);
+    detail::run_pending_on(on);
+    detail::backend().stream_wait_event(on, event.native());
 }
 
 void launch_host_func(StreamView stream, std::function<void()> function) {
     if (!function) {
         throw Error("kiln: launch_host_func: the function is empty");
     }
-    detail::run_all_pending();
-    detail::backend().launch_host_func(on_its_device(stream), std::move(function));
+    const StreamView on = on_its_device(stream);
+    detail::run_pending_on(on);
+    detail::backend().launch_host_func(on, std::move(function));
 }
 
 namespace {
@@ -116,7 +122,7 @@ void adopt(void* native) {
 void retire(StreamView stream) {
     std::exception_ptr failure;
     try {
-        detail::run_all_pending();
+        detail::run_pending_on(stream);
         detail::backend().synchronize_stream(stream);
     } catch (...) {
         failure = std::current_exception();
@@ -182,12 +188,12 @@ Event Stream::record() const {
 }
 
 void Stream::begin_capture() const {
-    detail::run_all_pending();
+    detail::run_pending_on(view());
     detail::backend().begin_capture(view());
 }
 
 Graph Stream::end_capture() const {
-    detail::run_all_pending();
+    detail::run_pending_on(view());
     return {detail::backend().end_capture(view()), device_};
 }
 

@@ -158,7 +158,12 @@ public:
         check_device(device);
         return host::allocate(bytes);
     }
-    void deallocate(int /*device*/, void* ptr) override { host::deallocate(ptr); }
+    // As cudaFree, after the work already queued, which may still read the memory: a pool hands
+    // chunks back while a kernel it freed them after may still run.
+    void deallocate(int /*device*/, void* ptr) override {
+        streams_.wait_all();
+        host::deallocate(ptr);
+    }
     [[nodiscard]] void* allocate_async(std::size_t bytes, StreamView /*stream*/) override {
         return host::allocate(bytes);
     }

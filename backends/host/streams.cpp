@@ -190,21 +190,32 @@ void Streams::synchronize(void* handle) {
     rethrow(*target);
 }
 
+std::vector<std::shared_ptr<StreamQueue>> Streams::all() {
+    const std::scoped_lock lock(mutex_);
+    std::vector<std::shared_ptr<StreamQueue>> every = streams_;
+    if (legacy_) {
+        every.push_back(legacy_);
+    }
+    return every;
+}
+
 void Streams::synchronize_all() {
     refuse_on_worker("device synchronize");
-    std::vector<std::shared_ptr<StreamQueue>> all;
-    {
-        const std::scoped_lock lock(mutex_);
-        all = streams_;
-        if (legacy_) {
-            all.push_back(legacy_);
-        }
-    }
-    for (const auto& stream : all) {
+    const auto every = all();
+    for (const auto& stream : every) {
         stream->wait(stream->last());
     }
-    for (const auto& stream : all) {
+    for (const auto& stream : every) {
         rethrow(*stream);
+    }
+}
+
+void Streams::wait_all() {
+    if (on_stream_worker()) {
+        return;
+    }
+    for (const auto& stream : all()) {
+        stream->wait(stream->last());
     }
 }
 

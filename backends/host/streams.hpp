@@ -40,8 +40,13 @@ public:
     // Waits for every stream's work, then rethrows the first exception any of them threw. Error
     // from a host function, as synchronize.
     void synchronize_all();
+    // Waits for every stream's work, reporting nothing (the next synchronize does); nothing on a
+    // stream's worker, which would wait for itself.
+    void wait_all();
 
 private:
+    // Every stream, the legacy one last.
+    [[nodiscard]] std::vector<std::shared_ptr<StreamQueue>> all();
     [[nodiscard]] std::shared_ptr<StreamQueue> legacy();
     // The calling thread's per-thread stream, made on first use; it goes when the thread ends.
     [[nodiscard]] std::shared_ptr<StreamQueue> per_thread_queue();

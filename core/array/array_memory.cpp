@@ -1,6 +1,7 @@
 #include "array_memory.hpp"
 
 #include "../lifetime.hpp"
+#include "pending_array.hpp"
 
 #include <kiln/error.hpp>
 #include <kiln/event.hpp>
@@ -14,7 +15,17 @@ namespace kiln::detail {
 
 std::shared_ptr<void> allocate_array_memory(std::size_t bytes, StreamView stream) {
     MemoryResource& resource = get_allocator(stream.device());
-    void* ptr = resource.allocate(bytes, stream);
+    void* ptr = nullptr;
+    try {
+        ptr = resource.allocate(bytes, stream);
+    } catch (const OutOfMemory&) {
+        // Memory runs short: the device's deferred expressions run, freeing the arrays that only
+        // their nodes hold, and the allocation is tried once more.
+        if (!run_pending_for_memory(stream.device())) {
+            throw;
+        }
+        ptr = resource.allocate(bytes, stream);
+    }
     return {ptr, [&resource, bytes, stream](void* p) {
                 if (p == nullptr || process_exiting()) {
                     return;

@@ -1,5 +1,7 @@
 #include "pending_array.hpp"
 
+#include <kiln/error.hpp>
+
 #include <algorithm>
 #include <atomic>
 #include <unordered_map>
@@ -12,9 +14,14 @@ namespace {
 // Which deferred expressions are live and what each reads. A source is an allocation (the
 // pointer an ndarray's memory() holds) or a pending array not yet computed; once computed, its
 // readers move to its memory.
+struct Live {
+    std::weak_ptr<PendingArray> array;
+    StreamView stream;  // where it was issued, so that a stream's flush runs only its own
+};
+
 struct Registry {
     std::mutex mutex;
-    std::unordered_map<const PendingArray*, std::weak_ptr<PendingArray>> live;
+    std::unordered_map<const PendingArray*, Live> live;
     std::unordered_multimap<const void*, PendingArray*> readers;
     std::unordered_map<const PendingArray*, const void*> computed;  // a pending source's memory
     std::atomic<std::size_t> count{0};
@@ -27,6 +34,10 @@ Registry& registry() {
 
 // Expressions this thread is computing: what they read is read by the lazy machinery itself.
 thread_local int computing = 0;
+// The pending arrays whose compute() runs on this thread, innermost last, and whether this thread
+// is running expressions because memory ran short.
+thread_local std::vector<const PendingArray*> computing_here;
+thread_local bool freeing_memory = false;
 
 }  // namespace
 
@@ -48,21 +59,79 @@ void PendingArray::forget() noexcept {
 
 namespace {
 
+// The live expressions `select` picks, taken under the registry's lock; computed after it, so
+// that a last reference dropped there cannot reenter the registry. Nothing, without a lock, when
+// nothing is pending.
+template <class Select>
+std::vector<std::shared_ptr<PendingArray>> selected(Select select) {
+    Registry& r = registry();
+    std::vector<std::shared_ptr<PendingArray>> due;
+    if (r.count.load(std::memory_order_relaxed) == 0) {
+        return due;
+    }
+    const std::scoped_lock lock(r.mutex);
+    select(r, due);
+    return due;
+}
+
+// Computes what `select` picks, unless this thread is computing an expression.
 template <class Select>
 void run_selected(Select select) {
-    Registry& r = registry();
-    if (computing > 0 || r.count.load(std::memory_order_relaxed) == 0) {
+    if (computing > 0) {
         return;
     }
-    std::vector<std::shared_ptr<PendingArray>> due;
-    {
-        const std::scoped_lock lock(r.mutex);
-        select(r, due);
-    }
-    for (const auto& pending : due) {
+    for (const auto& pending : selected(select)) {
         (void)pending->memory();
     }
 }
+
+// The live expressions issued where `issued_here` says.
+template <class Where>
+std::vector<std::shared_ptr<PendingArray>> issued(Where issued_here) {
+    return selected([issued_here](Registry& r, std::vector<std::shared_ptr<PendingArray>>& due) {
+        for (const auto& [reader, live] : r.live) {
+            // One read by another deferred expression runs inside that one's kernel: run alone,
+            // it would be a kernel and an allocation of its own.
+            if (issued_here(live.stream) && !r.readers.contains(reader)) {
+                if (auto pending = live.array.lock()) {
+                    due.push_back(std::move(pending));
+                }
+            }
+        }
+    });
+}
+
+template <class Where>
+void run_issued(Where issued_here) {
+    if (computing > 0) {
+        return;
+    }
+    for (const auto& pending : issued(issued_here)) {
+        (void)pending->memory();
+    }
+}
+
+// Marks this thread as running expressions for memory while it lives.
+class FreeingMemory {
+public:
+    FreeingMemory() noexcept { freeing_memory = true; }
+    ~FreeingMemory() { freeing_memory = false; }
+    FreeingMemory(const FreeingMemory&) = delete;
+    FreeingMemory& operator=(const FreeingMemory&) = delete;
+    FreeingMemory(FreeingMemory&&) = delete;
+    FreeingMemory& operator=(FreeingMemory&&) = delete;
+};
+
+// Marks `pending` as computed on this thread while it lives.
+class ComputingHere {
+public:
+    explicit ComputingHere(const PendingArray* pending) { computing_here.push_back(pending); }
+    ~ComputingHere() { computing_here.pop_back(); }
+    ComputingHere(const ComputingHere&) = delete;
+    ComputingHere& operator=(const ComputingHere&) = delete;
+    ComputingHere(ComputingHere&&) = delete;
+    ComputingHere& operator=(ComputingHere&&) = delete;
+};
 
 }  // namespace
 
@@ -81,7 +150,7 @@ PendingArray::~PendingArray() {
 void PendingArray::reads(const void* source) {
     Registry& r = registry();
     const std::scoped_lock lock(r.mutex);
-    r.live.try_emplace(this, weak_from_this());
+    r.live.try_emplace(this, Live{weak_from_this(), stream()});
     if (const auto found = r.computed.find(static_cast<const PendingArray*>(source));
         found != r.computed.end()) {
         source = found->second;
@@ -92,15 +161,37 @@ void PendingArray::reads(const void* source) {
 }
 
 const std::shared_ptr<void>& PendingArray::memory() {
-    const std::scoped_lock lock(mutex_);
-    if (evaluated_) {
+    // Computed: memory_ no longer changes, and no lock is needed to read it.
+    if (evaluated_.load(std::memory_order_acquire)) {
         return memory_;
     }
+    const std::scoped_lock lock(mutex_);
+    if (!evaluated_.load(std::memory_order_relaxed)) {
+        evaluate();
+    }
+    return memory_;
+}
+
+bool PendingArray::compute_unless_busy() {
+    if (evaluated_.load(std::memory_order_acquire) ||
+        std::find(computing_here.begin(), computing_here.end(), this) != computing_here.end()) {
+        return false;
+    }
+    const std::unique_lock lock(mutex_, std::try_to_lock);
+    if (!lock.owns_lock() || evaluated_.load(std::memory_order_relaxed)) {
+        return false;
+    }
+    evaluate();
+    return true;
+}
+
+void PendingArray::evaluate() {
     {
         const ComputingScope scope;
+        const ComputingHere here(this);
         memory_ = compute();
     }
-    evaluated_ = true;
+    evaluated_.store(true, std::memory_order_release);
     release_inputs();
     forget();
     // Those reading this expression now read its memory.
@@ -119,12 +210,10 @@ const std::shared_ptr<void>& PendingArray::memory() {
                      static_cast<const void*>(memory_.get()));
     }
     r.computed.emplace(this, memory_.get());
-    return memory_;
 }
 
 bool PendingArray::evaluated() const {
-    const std::scoped_lock lock(mutex_);
-    return evaluated_;
+    return evaluated_.load(std::memory_order_acquire);
 }
 
 void run_readers_of(const void* source) {
@@ -132,7 +221,7 @@ void run_readers_of(const void* source) {
         const auto [first, last] = r.readers.equal_range(source);
         for (auto it = first; it != last; ++it) {
             if (const auto found = r.live.find(it->second); found != r.live.end()) {
-                if (auto pending = found->second.lock()) {
+                if (auto pending = found->second.array.lock()) {
                     due.push_back(std::move(pending));
                 }
             }
@@ -141,18 +230,36 @@ void run_readers_of(const void* source) {
 }
 
 void run_all_pending() {
-    run_selected([](Registry& r, std::vector<std::shared_ptr<PendingArray>>& due) {
-        for (const auto& [reader, weak] : r.live) {
-            // One read by another deferred expression runs inside that one's kernel: run alone,
-            // it would be a kernel and an allocation of its own.
-            if (r.readers.contains(reader)) {
-                continue;
-            }
-            if (auto pending = weak.lock()) {
-                due.push_back(std::move(pending));
-            }
+    run_issued([](StreamView) { return true; });
+}
+
+void run_pending_on(StreamView stream) {
+    run_issued([stream](StreamView issued) { return issued == stream; });
+}
+
+void run_pending_on_device(int device) {
+    run_issued([device](StreamView issued) { return issued.device() == device; });
+}
+
+// The allocation that failed may be an expression's own (its result): the others run then too,
+// but not those this thread is computing, nor, to avoid waiting on a thread that may be waiting
+// on this one, those another thread is computing; and an allocation failing while they run
+// raises at once.
+bool run_pending_for_memory(int device) {
+    if (freeing_memory) {
+        return false;
+    }
+    const auto due = issued([device](StreamView issued) { return issued.device() == device; });
+    const FreeingMemory scope;
+    bool ran = false;
+    for (const auto& pending : due) {
+        try {
+            ran = pending->compute_unless_busy() || ran;
+        } catch (const OutOfMemory&) {
+            // Its own result did not fit: it stays pending, and the others may free theirs.
         }
-    });
+    }
+    return ran;
 }
 
 std::size_t pending_count() {

@@ -6,6 +6,7 @@
 
 #include <kiln/stream_view.hpp>
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -23,6 +24,9 @@ public:
 
     // The elements' memory (C order, offset 0), computed on the first call.
     [[nodiscard]] const std::shared_ptr<void>& memory();
+    // Computes it now unless it is computed, or being computed on any thread (so that this never
+    // waits); whether it computed it.
+    [[nodiscard]] bool compute_unless_busy();
     // Whether memory() has been computed.
     [[nodiscard]] bool evaluated() const;
     // The stream the expression was issued on, where it runs.
@@ -39,12 +43,14 @@ protected:
     void reads(const void* source);
 
 private:
+    // Computes memory_ and leaves the registry; mutex_ held.
+    void evaluate();
     // Leaves the registry: computed, or destroyed.
     void forget() noexcept;
 
     mutable std::mutex mutex_;
     std::shared_ptr<void> memory_;
-    bool evaluated_ = false;
+    std::atomic<bool> evaluated_{false};
     std::vector<const void*> sources_;
 };
 
@@ -63,9 +69,22 @@ public:
 // Runs every deferred expression that reads `source`, unless this thread is computing one.
 void run_readers_of(const void* source);
 
-// Runs every deferred expression: a stream or device is about to be synchronized, recorded,
-// waited on or captured, so work issued before must be on it.
+// Runs every deferred expression of the process, for a caller that means the whole process;
+// kiln's own synchronization points run only their stream's or device's (below).
 void run_all_pending();
+
+// Runs the deferred expressions issued on `stream` (its device named): the stream is about to be
+// synchronized, recorded, waited on, captured, given a host function or destroyed, so work issued
+// on it before must be on it.
+void run_pending_on(StreamView stream);
+
+// Runs the deferred expressions issued on any stream of `device`: it is about to be synchronized.
+void run_pending_on_device(int device);
+
+// Memory of `device` ran short: runs its deferred expressions, so that the arrays only their nodes
+// hold are freed; one whose own result does not fit stays pending. Whether any ran (then the
+// allocation is worth another try).
+[[nodiscard]] bool run_pending_for_memory(int device);
 
 // The number of deferred expressions not yet computed (for tests and reports).
 [[nodiscard]] std::size_t pending_count();

@@ -27,11 +27,11 @@ std::atomic<int> lazy_state{-1};
 
 int lazy_from_environment() {
     const auto text = detail::env::get("KILN_LAZY");
-    if (!text || *text == "0") {
-        return 0;
-    }
-    if (*text == "1") {
+    if (!text || *text == "1") {
         return 1;
+    }
+    if (*text == "0") {
+        return 0;
     }
     throw Error("kiln: KILN_LAZY is '" + *text + "'; expected 0 (off) or 1 (on)");
 }

@@ -2,12 +2,15 @@
 /// Lazy fusion of elementwise routines. When on, a ufunc, operator or where on ndarrays returns an
 /// ndarray whose elements are computed later: the chain of such calls becomes one generated kernel,
 /// launched on the stream it was issued on when its value is first read (a copy, transfer,
-/// kernel call, reduction, view or raw data access), when a stream or device is synchronized,
-/// recorded, waited on or captured, or when the expression grows past a bounded size. A reduction
+/// kernel call, reduction, view or raw data access), when that stream is synchronized, recorded,
+/// waited on, captured or asked whether it is done, or a graph is launched on it (another stream's
+/// expressions stay pending), when its device is synchronized, when the expression grows past a
+/// bounded size, or when memory runs short (an allocation that fails runs the device's deferred
+/// expressions, freeing the inputs only they hold, and is tried once more). A reduction
 /// (sum, prod, mean, max, min) of such an array fuses the chain into its map, so
 /// mean((a - b) * (a - b)) is one reduction kernel. Shapes and dtypes are checked at the call, as
-/// eagerly, and the values are bitwise the eager ones. Off by default; KILN_LAZY=1 turns it on at
-/// start.
+/// eagerly, and the values are bitwise the eager ones. On by default: KILN_LAZY=0 at start turns
+/// it off (KILN_LAZY=1 keeps it on; any other value is an Error), and set_lazy_fusion switches it.
 #pragma once
 
 namespace kiln {
@@ -15,7 +18,7 @@ namespace kiln {
 /// Turns lazy fusion on or off for the whole process (expressions already deferred stay so).
 void set_lazy_fusion(bool enabled);
 
-/// Whether lazy fusion is on: KILN_LAZY=1 at start, else off, until set_lazy_fusion.
+/// Whether lazy fusion is on: off when KILN_LAZY=0 at start, else on, until set_lazy_fusion.
 [[nodiscard]] bool lazy_fusion();
 
 }  // namespace kiln

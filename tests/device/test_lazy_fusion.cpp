@@ -6,6 +6,7 @@
 #include "core/array/pending_array.hpp"
 #include "core/fusion/lazy_expression.hpp"
 #include "tests/support/backend_under_test.hpp"
+#include "tests/support/lazy_fusion.hpp"
 
 #include <kiln/kiln.hpp>
 
@@ -15,6 +16,7 @@
 #include <cmath>
 #include <complex>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <limits>
@@ -29,21 +31,7 @@ using kiln::DType;
 using kiln::ndarray;
 using kiln::Shape;
 
-// Lazy fusion on or off while it lives, as it was after.
-class LazyFusion {
-public:
-    explicit LazyFusion(bool enabled) : previous_(kiln::lazy_fusion()) {
-        kiln::set_lazy_fusion(enabled);
-    }
-    ~LazyFusion() { kiln::set_lazy_fusion(previous_); }
-    LazyFusion(const LazyFusion&) = delete;
-    LazyFusion& operator=(const LazyFusion&) = delete;
-    LazyFusion(LazyFusion&&) = delete;
-    LazyFusion& operator=(LazyFusion&&) = delete;
-
-private:
-    bool previous_;
-};
+using kiln::test::LazyFusion;
 
 std::vector<double> host_values(std::int64_t n, int seed) {
     std::vector<double> v;
@@ -97,8 +85,11 @@ void expect_bitwise(const std::function<ndarray()>& f) {
     }
 }
 
-TEST(LazyFusion, IsOffByDefaultAndTheSwitchTurnsItOn) {
+TEST(LazyFusion, IsOnByDefaultAndTheSwitchTurnsItOff) {
     KILN_REQUIRE_DEVICE();
+    // Each test's guard restores the switch, so it reads as KILN_LAZY left it.
+    const char* const variable = std::getenv("KILN_LAZY");
+    EXPECT_EQ(kiln::lazy_fusion(), variable == nullptr || std::string(variable) != "0");
     const ndarray a = values({5}, DType::float64, 0);
     {
         const LazyFusion off(false);
@@ -273,6 +264,173 @@ TEST(LazyFusion, StreamsAndSynchronizationRunWhatWasIssued) {
     for (std::size_t i = 0; i < host.size(); ++i) {
         EXPECT_EQ(got[i], host[i] * 5.0 + 1.0) << i;
     }
+}
+
+// A stream's synchronize, record and wait, and another device's synchronize, run only what was
+// issued on that stream or device: what another stream holds stays pending until its own turn.
+TEST(LazyFusion, AStreamRunsOnlyWhatWasIssuedOnIt) {
+    KILN_REQUIRE_DEVICE();
+    const ndarray a = values({300}, DType::float64, 1);
+    const ndarray b = values({300}, DType::float64, 2);
+    const auto on_first = [&] { return (a * 3.0 + b) / 7.0; };
+    const auto on_second = [&] { return a - b * 0.5; };
+    std::vector<double> want_c;
+    std::vector<double> want_d;
+    {
+        const LazyFusion off(false);
+        want_c = on_first().get<double>();
+        want_d = on_second().get<double>();
+    }
+    const LazyFusion on(true);
+    kiln::Stream first;
+    kiln::Stream second;
+    const std::size_t before = kiln::detail::pending_count();
+    ndarray c;
+    {
+        const kiln::StreamGuard guard(first);
+        c = on_first();
+    }
+    const std::size_t with_c = kiln::detail::pending_count();
+    ASSERT_GT(with_c, before);
+    ndarray d;
+    {
+        const kiln::StreamGuard guard(second);
+        d = on_second();
+    }
+    EXPECT_GT(kiln::detail::pending_count(), with_c);
+    second.synchronize();
+    EXPECT_TRUE(d.pending()->evaluated());
+    EXPECT_FALSE(c.pending()->evaluated()) << "the other stream's expression stays pending";
+    EXPECT_EQ(kiln::detail::pending_count(), with_c);
+    const kiln::Event event = second.record();
+    second.wait_event(event);
+    (void)second.done();
+    if (kiln::device_count() > 1) {
+        kiln::Device(1).synchronize();
+    }
+    EXPECT_EQ(kiln::detail::pending_count(), with_c) << "records, waits and syncs elsewhere";
+    first.synchronize();
+    EXPECT_TRUE(c.pending()->evaluated());
+    EXPECT_EQ(kiln::detail::pending_count(), before);
+    EXPECT_EQ(c.get<double>(), want_c);
+    EXPECT_EQ(d.get<double>(), want_d);
+    // Asking whether a stream is done launches what it holds; a device's synchronize runs what
+    // any of its streams holds.
+    {
+        const kiln::StreamGuard guard(first);
+        c = on_first();
+    }
+    {
+        const kiln::StreamGuard guard(second);
+        d = on_second();
+    }
+    (void)first.done();
+    EXPECT_TRUE(c.pending()->evaluated());
+    EXPECT_FALSE(d.pending()->evaluated());
+    kiln::Device::current().synchronize();
+    EXPECT_TRUE(d.pending()->evaluated());
+    EXPECT_EQ(kiln::detail::pending_count(), before);
+    EXPECT_EQ(c.get<double>(), want_c);
+    EXPECT_EQ(d.get<double>(), want_d);
+}
+
+// A graph launched on a stream may write what an expression deferred there reads: the expression
+// runs first, as it would have eagerly.
+TEST(LazyFusion, AGraphLaunchRunsWhatItsStreamHoldsFirst) {
+    KILN_REQUIRE_DEVICE();
+    const LazyFusion on(true);
+    const auto start = host_values(500, 1);
+    const ndarray x = kiln::array(start);
+    kiln::Stream stream(true);
+    kiln::Device::current().synchronize();
+    // Warm: compiling and allocating stay out of the capture.
+    (void)kiln::add(x, 1.0, {.out = x, .stream = stream});
+    stream.begin_capture();
+    (void)kiln::add(x, 1.0, {.out = x, .stream = stream});
+    const kiln::Graph graph = stream.end_capture();
+    ndarray c;
+    {
+        const kiln::StreamGuard guard(stream);
+        c = x * 2.0;
+    }
+    ASSERT_FALSE(c.pending()->evaluated());
+    graph.launch(stream);
+    EXPECT_TRUE(c.pending()->evaluated());
+    stream.synchronize();
+    const auto got = c.get<double>();
+    const auto now = x.get<double>();
+    for (std::size_t i = 0; i < start.size(); ++i) {
+        EXPECT_EQ(got[i], (start[i] + 1.0) * 2.0) << i;
+        EXPECT_EQ(now[i], (start[i] + 1.0) + 1.0) << i;
+    }
+}
+
+// Routes the current device's arrays to `resource` while in scope.
+class UseAllocator {
+public:
+    explicit UseAllocator(kiln::MemoryResource& resource) { kiln::set_allocator(&resource); }
+    ~UseAllocator() { kiln::set_allocator(nullptr); }
+    UseAllocator(const UseAllocator&) = delete;
+    UseAllocator& operator=(const UseAllocator&) = delete;
+    UseAllocator(UseAllocator&&) = delete;
+    UseAllocator& operator=(UseAllocator&&) = delete;
+};
+
+// When an allocation finds the pool at its limit, the device's deferred expressions run (their
+// nodes' inputs, which nothing else holds, are freed) and it is tried once more: a plain
+// allocation, and a deferred expression's own result. The values are the eager ones.
+TEST(LazyFusion, MemoryRunningShortRunsTheDeferredExpressionsAndTriesAgain) {
+    KILN_REQUIRE_DEVICE();
+    constexpr std::int64_t n = 16384;  // 128 KiB of float64: whole 512-byte blocks
+    constexpr std::size_t bytes = n * sizeof(double);
+    const auto x = host_values(n, 1);
+    const auto y = host_values(n, 2);
+    const auto z = host_values(n, 3);
+    const auto w = host_values(2 * n, 4);
+    // The inputs' handles go at once: only the expression's node holds them.
+    const auto deferred = [&] {
+        return (kiln::array(x) - kiln::array(y)) * kiln::array(z) + kiln::array(x);
+    };
+    std::vector<double> want;
+    {
+        const LazyFusion off(false);
+        want = deferred().get<double>();
+    }
+    kiln::MemoryPool pool;
+    const UseAllocator use(pool);
+    const LazyFusion on(true);
+    {
+        // Four inputs in use; room for one more array of n.
+        const ndarray r = deferred();
+        ASSERT_EQ(pool.used_bytes(), 4 * bytes);
+        pool.free_all_blocks();
+        pool.set_limit(5 * bytes);
+        // Two arrays of n: 6 > 5 until the expression runs (5) and frees its four inputs (1).
+        const ndarray big = kiln::empty({2 * n});
+        EXPECT_TRUE(r.pending()->evaluated());
+        EXPECT_EQ(pool.used_bytes(), 3 * bytes);
+        EXPECT_EQ(r.get<double>(), want);
+        pool.set_limit(0);
+    }
+    {
+        const ndarray r = deferred();
+        const ndarray doubled = kiln::array(w) * 2.0;  // its result needs two arrays of n
+        pool.free_all_blocks();
+        pool.set_limit(7 * bytes);
+        // Six in use: the expression's four inputs and w. doubled's result does not fit until r
+        // runs (7) and frees its inputs (3).
+        const auto got = doubled.get<double>();
+        EXPECT_TRUE(r.pending()->evaluated());
+        for (std::size_t i = 0; i < w.size(); ++i) {
+            EXPECT_EQ(got[i], w[i] * 2.0) << i;
+        }
+        EXPECT_EQ(r.get<double>(), want);
+        pool.set_limit(0);
+    }
+    // With nothing deferred to run, running short raises as before.
+    pool.set_limit(2 * bytes);
+    EXPECT_THROW((void)kiln::empty({3 * n}), kiln::OutOfMemory);
+    pool.set_limit(0);
 }
 
 TEST(LazyFusion, EachDeviceRunsItsOwn) {

@@ -3,6 +3,7 @@
 // overlapping a kernel, the async pool, and a threaded stress test.
 #include "core/backend.hpp"
 #include "tests/support/backend_under_test.hpp"
+#include "tests/support/lazy_fusion.hpp"
 #include "tests/support/test_kernels.hpp"
 
 #include <kiln/kiln.hpp>
@@ -178,6 +179,8 @@ Chain host_chain(const std::vector<double>& x, std::size_t n) {
 // is raised the chain gives the host's answer. Values are quarters, so every sum is exact.
 TEST(MemoryPool, OutOfMemoryInTheMiddleOfAChain) {
     KILN_REQUIRE_DEVICE();
+    // The chain's temporaries are its premise; lazy fusion would fuse them away.
+    const kiln::test::LazyFusion eager(false);
     constexpr std::size_t n = 128;
     constexpr std::size_t bytes = n * n * sizeof(double);
     std::vector<double> values(n * n);

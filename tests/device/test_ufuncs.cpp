@@ -361,7 +361,8 @@ TEST(Ufuncs, WeakScalarsKeepTheArraysDtype) {
 }
 
 // A scalar is an argument of the routine's kernel, not part of its source: a new value compiles
-// nothing and reads nothing from the disk cache.
+// nothing and reads nothing from the disk cache. Under lazy fusion (the default) that kernel is
+// the deferred expression's; the suite's lazy_off run (KILN_LAZY=0) checks the eager routine's.
 TEST(Ufuncs, ANewScalarValueReusesTheCompiledKernel) {
     KILN_REQUIRE_DEVICE();
     const ndarray f = kiln::array(std::vector<float>{1.0F, -2.0F, 4.0F});

@@ -171,6 +171,12 @@ std::vector<double> workload_on_one_device(const std::vector<double>& x) {
 TEST(DistributedEdgeCases, TwoThreadsDriveTwoArraysAtOnce) {
     KILN_REQUIRE_DEVICE();
     KILN_REQUIRE_TWO_RANKS();
+    // It hung once in three runs on four H200s: the two threads' kernels reach the two GPUs in
+    // different orders, and each waits for a peer that waits behind the other.
+    if (kiln::active_backend() != kiln::BackendKind::host) {
+        GTEST_SKIP() << "NCCL: collectives of two communicators on the same GPUs, issued by two "
+                        "threads, may deadlock (its user guide); kiln's host collectives run them";
+    }
     // One set of communicators per thread: the ranks of one communicator must see collectives
     // in one order, which two threads sharing it could not promise.
     const std::vector<dist::Communicators> comms = {two_ranks(), two_ranks()};

@@ -1,20 +1,18 @@
-// Lazy fusion (include/kiln/lazy.hpp), each row with it switched on: the seeds' MSE written with
-// routines, chains of 3 to 5 operators at memory bandwidth (only the inputs and the final output
-// move), a loop of scalar updates with the kernels it compiled, and the host time of a deferred
-// operator beside the same routine run eagerly.
+// Lazy fusion (include/kiln/lazy.hpp), each row with it switched on: chains of 3 to 5 operators at
+// memory bandwidth (only the inputs and the final output move), a loop of scalar updates with the
+// kernels it compiled, and the host time of a deferred operator beside the same routine run
+// eagerly. The seeds' MSE deferred is in routines.cpp, beside its eager row.
 #include "../check.hpp"
 #include "../inputs.hpp"
 #include "../lazy_mode.hpp"
 #include "../peak_memory.hpp"
 #include "../reference/elementwise.hpp"
-#include "../reference/reductions.hpp"
 #include "../timing.hpp"
 #include "common.hpp"
 #include "workloads.hpp"
 
 #include <kiln/compile_cache.hpp>
 #include <kiln/operators.hpp>
-#include <kiln/reductions.hpp>
 #include <kiln/ufuncs.hpp>
 
 #include <array>
@@ -24,33 +22,6 @@
 namespace kiln::bench {
 
 namespace {
-
-// The same code as routine_mse_f64_1e8, deferred: one reduction kernel, no temporaries.
-Record lazy_mse(const Context& context) {
-    const LazyMode lazy(true);
-    const std::int64_t n = context.scaled(100'000'000);
-    Record r = make_record("lazy_mse_f64_1e8",
-                           "d = x - y; kiln::mean(d * d), lazy, float64 (cupy.mean((x - y) ** 2))",
-                           "lazy", {n}, "float64", "memory");
-    r.bytes = 16.0 * static_cast<double>(n);
-    const PeakMemory peak(context.gpu);
-    const auto x = normal_input<double>(context, "x", {n}, 1.0, 71);
-    const auto y = normal_input<double>(context, "y", {n}, 1.0, 72);
-    r.inputs = {x.spec, y.spec};
-    double want = 0;
-    r.kokkos_ms =
-        reference_ms(context, [&] { want = reference::mean_squared_error(x.host, y.host); });
-    if (context.gpu) {
-        ndarray m;
-        store(r, time_device(context, [&] {
-                  const ndarray d = x.device - y.device;
-                  m = kiln::mean(d * d);
-              }));
-        r.check = check_values(m.get<double>(), std::vector<double>{want});
-        r.peak_bytes = peak.bytes();
-    }
-    return r;
-}
 
 // (x - y) * (x + y), then - x, then * y: `operations` operators on two float32 inputs.
 ndarray operator_chain(const ndarray& x, const ndarray& y, int operations) {
@@ -171,9 +142,7 @@ Record routine_add_overhead(const Context& context, AddMode mode) {
 }  // namespace
 
 std::vector<Workload> lazy_workloads() {
-    std::vector<Workload> rows{
-        {"lazy_mse_f64_1e8", "d = x - y; mean(d * d), lazy, float64, 1e8", false, false, lazy_mse},
-    };
+    std::vector<Workload> rows;
     for (const int operations : {3, 4, 5}) {
         rows.push_back({"lazy_chain" + std::to_string(operations) + "_f32_1e8",
                         std::to_string(operations) + " operators, lazy, float32, 1e8", false, false,

@@ -83,16 +83,17 @@ Record routine_sum(const Context& context, const std::string& name, std::int64_t
 }
 
 // The seeds' "easy" mean squared error written with routines: d = x - y, then mean(d * d), three
-// kernels and two temporaries, against cupy.mean((x - y) ** 2). Eager: lazy_mse_f64_1e8 is the
-// same code deferred.
-Record routine_mse(const Context& context) {
-    const LazyMode eager(false);
+// kernels and two temporaries, against cupy.mean((x - y) ** 2). Deferred (lazy_mse_f64_1e8),
+// the same code is one reduction kernel, reading x and y once, with no temporaries.
+Record routine_mse(const Context& context, bool lazy) {
+    const LazyMode mode(lazy);
     const std::int64_t n = context.scaled(100'000'000);
-    Record r = make_record("routine_mse_f64_1e8",
-                           "d = x - y; kiln::mean(d * d), float64 (cupy.mean((x - y) ** 2))",
-                           "routine", {n}, "float64", "memory");
-    // Read x and y, write and read the difference, write and read its square.
-    r.bytes = 8.0 * 6.0 * static_cast<double>(n);
+    Record r = make_record(lazy ? "lazy_mse_f64_1e8" : "routine_mse_f64_1e8",
+                           std::string("d = x - y; kiln::mean(d * d)") + (lazy ? ", lazy" : "") +
+                               ", float64 (cupy.mean((x - y) ** 2))",
+                           lazy ? "lazy" : "routine", {n}, "float64", "memory");
+    // Eagerly: read x and y, write and read the difference, write and read its square.
+    r.bytes = 8.0 * (lazy ? 2.0 : 6.0) * static_cast<double>(n);
     const PeakMemory peak(context.gpu);
     const auto x = normal_input<double>(context, "x", {n}, 1.0, 71);
     const auto y = normal_input<double>(context, "y", {n}, 1.0, 72);
@@ -198,7 +199,9 @@ std::vector<Workload> routine_workloads() {
              return routine_sum(c, "routine_sum_axis1_f32_16x1e7", 16, c.scaled(10'000'000), 1);
          }},
         {"routine_mse_f64_1e8", "mean((x - y) * (x - y)) with routines, float64, 1e8", false, false,
-         routine_mse},
+         [](const Context& c) { return routine_mse(c, false); }},
+        {"lazy_mse_f64_1e8", "the same, lazy, float64, 1e8", false, false,
+         [](const Context& c) { return routine_mse(c, true); }},
         {"routine_cumsum_f32_1e8", "kiln::cumsum, float32, 1e8", false, false, routine_cumsum},
         {"routine_matmul_f32_4096x4096x4096", "kiln::matmul, float32, 4096^3", false, false,
          routine_matmul},

@@ -7,6 +7,7 @@
 #include "core/fusion/lazy_expression.hpp"
 #include "tests/support/backend_under_test.hpp"
 #include "tests/support/lazy_fusion.hpp"
+#include "tests/support/use_allocator.hpp"
 
 #include <kiln/kiln.hpp>
 
@@ -365,16 +366,7 @@ TEST(LazyFusion, AGraphLaunchRunsWhatItsStreamHoldsFirst) {
     }
 }
 
-// Routes the current device's arrays to `resource` while in scope.
-class UseAllocator {
-public:
-    explicit UseAllocator(kiln::MemoryResource& resource) { kiln::set_allocator(&resource); }
-    ~UseAllocator() { kiln::set_allocator(nullptr); }
-    UseAllocator(const UseAllocator&) = delete;
-    UseAllocator& operator=(const UseAllocator&) = delete;
-    UseAllocator(UseAllocator&&) = delete;
-    UseAllocator& operator=(UseAllocator&&) = delete;
-};
+using kiln::test::UseAllocator;
 
 // When an allocation finds the pool at its limit, the device's deferred expressions run (their
 // nodes' inputs, which nothing else holds, are freed) and it is tried once more: a plain

@@ -5,6 +5,7 @@
 #include "tests/support/backend_under_test.hpp"
 #include "tests/support/lazy_fusion.hpp"
 #include "tests/support/test_kernels.hpp"
+#include "tests/support/use_allocator.hpp"
 
 #include <kiln/kiln.hpp>
 #include <kiln/memory_pool.hpp>
@@ -26,16 +27,7 @@ namespace {
 using kiln::test::spin_cycles;
 using kiln::test::TestKernels;
 
-// Routes the current device's arrays to `resource` while in scope.
-class UseAllocator {
-public:
-    explicit UseAllocator(kiln::MemoryResource& resource) { kiln::set_allocator(&resource); }
-    ~UseAllocator() { kiln::set_allocator(nullptr); }
-    UseAllocator(const UseAllocator&) = delete;
-    UseAllocator& operator=(const UseAllocator&) = delete;
-    UseAllocator(UseAllocator&&) = delete;
-    UseAllocator& operator=(UseAllocator&&) = delete;
-};
+using kiln::test::UseAllocator;
 
 // CuPy's documented example: a 400-byte array makes used_bytes and total_bytes 512.
 TEST(MemoryPool, CupyStatisticsExample) {

@@ -32,8 +32,9 @@ Graph& Graph::operator=(Graph&& other) noexcept {
 void Graph::launch(StreamView stream) const {
     void* const graph = detail::require_native(native_, "Graph");
     const StreamView on = detail::call_stream("Graph.launch", device_, stream);
-    // The graph may write what an expression deferred on the stream reads: that runs first.
-    detail::run_pending_on(on);
+    // The graph writes through the pointers it captured, past ndarray::memory(): whatever reads
+    // them, deferred on any stream, runs first.
+    detail::run_all_pending();
     detail::backend().launch_graph(graph, on);
 }
 

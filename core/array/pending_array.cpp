@@ -85,14 +85,13 @@ void run_selected(Select select) {
     }
 }
 
-// The live expressions issued where `issued_here` says.
+// The live expressions issued where `issued_here` says; with `unread_only`, only those no other
+// deferred expression reads.
 template <class Where>
-std::vector<std::shared_ptr<PendingArray>> issued(Where issued_here) {
-    return selected([issued_here](Registry& r, std::vector<std::shared_ptr<PendingArray>>& due) {
+std::vector<std::shared_ptr<PendingArray>> issued(Where issued_here, bool unread_only = false) {
+    return selected([&](Registry& r, std::vector<std::shared_ptr<PendingArray>>& due) {
         for (const auto& [reader, live] : r.live) {
-            // One read by another deferred expression runs inside that one's kernel: run alone,
-            // it would be a kernel and an allocation of its own.
-            if (issued_here(live.stream) && !r.readers.contains(reader)) {
+            if (issued_here(live.stream) && !(unread_only && r.readers.contains(reader))) {
                 if (auto pending = live.array.lock()) {
                     due.push_back(std::move(pending));
                 }
@@ -101,13 +100,18 @@ std::vector<std::shared_ptr<PendingArray>> issued(Where issued_here) {
     });
 }
 
+// Those no other expression reads first: an intermediate runs inside its reader's kernel, not as
+// a kernel and an allocation of its own. Then what is still pending, an intermediate the caller
+// holds, so that everything issued is on the stream.
 template <class Where>
 void run_issued(Where issued_here) {
     if (computing > 0) {
         return;
     }
-    for (const auto& pending : issued(issued_here)) {
-        (void)pending->memory();
+    for (const bool unread_only : {true, false}) {
+        for (const auto& pending : issued(issued_here, unread_only)) {
+            (void)pending->memory();
+        }
     }
 }
 
@@ -191,7 +195,6 @@ void PendingArray::evaluate() {
         const ComputingHere here(this);
         memory_ = compute();
     }
-    evaluated_.store(true, std::memory_order_release);
     release_inputs();
     forget();
     // Those reading this expression now read its memory.
@@ -210,6 +213,9 @@ void PendingArray::evaluate() {
                      static_cast<const void*>(memory_.get()));
     }
     r.computed.emplace(this, memory_.get());
+    // Published last: a thread that then reads memory_ without the lock finds the readers moved,
+    // so its run_readers_of(memory_) sees them.
+    evaluated_.store(true, std::memory_order_release);
 }
 
 bool PendingArray::evaluated() const {
@@ -249,7 +255,9 @@ bool run_pending_for_memory(int device) {
     if (freeing_memory) {
         return false;
     }
-    const auto due = issued([device](StreamView issued) { return issued.device() == device; });
+    // Only those no other expression reads: an intermediate run alone would allocate too.
+    const auto due =
+        issued([device](StreamView issued) { return issued.device() == device; }, true);
     const FreeingMemory scope;
     bool ran = false;
     for (const auto& pending : due) {

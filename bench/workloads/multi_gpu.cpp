@@ -246,8 +246,19 @@ std::vector<int> first_devices(int devices) {
     return ids;
 }
 
-// Calls a sample in the MSE's second timing.
+// Calls a sample in the MSE rows' second timing.
 constexpr int back_to_back = 10;
+
+// `call` back_to_back times in one sample: each call's enqueue overlaps the work of the one
+// before, as in a user's loop, where one call's sample also times the host's enqueue before the
+// devices start.
+std::function<void()> back_to_back_calls(const std::function<void()>& call) {
+    return [call] {
+        for (int i = 0; i < back_to_back; ++i) {
+            call();
+        }
+    };
+}
 
 // The seeds' MSE of 2e8 float64: each device reduces its half (the mse workload's
 // ReductionKernel, on its own stream), and device 0 weighs the two means into the whole's; beside
@@ -301,18 +312,10 @@ std::vector<Record> split_mse_rows(const Context& context) {
     const auto whole_call = [&] { whole_result = mse({x.device, y.device}); };
     store(split, time_two_devices(context, on_second, split_call));
     store(whole, time_device(context, whole_call));
-    // A sample of one call also times the host's enqueue before the devices start, twice for
-    // two devices; back to back, each call's enqueue overlaps the work of the one before.
-    const auto loop = [](const std::function<void()>& call) {
-        return [call] {
-            for (int i = 0; i < back_to_back; ++i) {
-                call();
-            }
-        };
-    };
     const double split_loop_ms =
-        time_two_devices(context, on_second, loop(split_call)).gpu_ms / back_to_back;
-    const double whole_loop_ms = time_device(context, loop(whole_call)).gpu_ms / back_to_back;
+        time_two_devices(context, on_second, back_to_back_calls(split_call)).gpu_ms / back_to_back;
+    const double whole_loop_ms =
+        time_device(context, back_to_back_calls(whole_call)).gpu_ms / back_to_back;
     split.check = check_values(split_result.get<double>(), std::vector<double>{want});
     whole.check = check_values(whole_result.get<double>(), std::vector<double>{want});
 
@@ -373,12 +376,23 @@ std::vector<Record> distributed_mse_rows(const Context& context, int devices) {
     };
     store(split, time_devices(context, streams.others(), split_call));
     store(whole, time_device(context, whole_call));
+    const double split_loop_ms =
+        time_devices(context, streams.others(), back_to_back_calls(split_call)).gpu_ms /
+        back_to_back;
+    const double whole_loop_ms =
+        time_device(context, back_to_back_calls(whole_call)).gpu_ms / back_to_back;
     split.check = check_values(split_result.get<double>(), std::vector<double>{want});
     whole.check = check_values(whole_result.get<double>(), std::vector<double>{want});
     const double speedup = *whole.gpu_ms / *split.gpu_ms;
-    split.note = format("one device %.4g ms: speedup %.2fx", *whole.gpu_ms, speedup);
+    const double loop_speedup = whole_loop_ms / split_loop_ms;
+    split.note = format("one device %.4g ms: speedup %.2fx; ", *whole.gpu_ms, speedup) +
+                 format("%.0f calls back to back: %.2fx", back_to_back, loop_speedup);
     split.params["one_device_ms"] = *whole.gpu_ms;
     split.params["speedup_over_one_device"] = speedup;
+    split.params["back_to_back_calls"] = back_to_back;
+    split.params["back_to_back_ms"] = split_loop_ms;
+    split.params["back_to_back_one_device_ms"] = whole_loop_ms;
+    split.params["back_to_back_speedup"] = loop_speedup;
     if (devices == 2) {
         return {split, whole};
     }

@@ -75,7 +75,7 @@ ndarray DistributedArray::gather(const Device& device) const {
     const DeviceGuard guard(device);
     ndarray out = kiln::empty(shape_, dtype_);
     for_each_block(*this, [&](std::size_t s, const ndarray& block) {
-        copyto(out.slice(detail::shard_slices(index_map_[s])), block);
+        copyto(out.slice(detail::shard_slices((*index_map_)[s])), block);
     });
     return out;
 }
@@ -86,7 +86,7 @@ void DistributedArray::get_bytes(void* out) const {
         std::vector<std::uint8_t> bytes(block.nbytes());
         detail::byte_view(block).get<std::uint8_t>(bytes);
         detail::place_block(reinterpret_cast<const std::byte*>(bytes.data()), shape_,
-                            itemsize(dtype_), index_map_[s], whole);
+                            itemsize(dtype_), (*index_map_)[s], whole);
     });
 }
 

@@ -84,11 +84,33 @@ std::vector<ndarray> rank_slots(const DistributedArray& a, const std::vector<Par
     return mine;
 }
 
+// Every rank's partial results (of `dtype`), in rank order, on the first rank's device, when every
+// rank is in this process: one peer copy each. An NCCL group of non-blocking communicators would
+// cost more on the host (it starts a thread per group) than the copies of a few bytes.
+ndarray copy_partials(const DistributedArray& a, const std::vector<Partial>& partials,
+                      DType dtype) {
+    const std::vector<Communicator>& comms = *a.comms();
+    const DeviceGuard guard(comms.front().device());
+    ndarray gathered = kiln::empty({static_cast<std::int64_t>(partials.size())}, dtype);
+    std::int64_t next = 0;
+    for (const Communicator& comm : comms) {
+        for (const Partial& partial : partials) {
+            if (partial.rank == comm.rank()) {
+                copyto(gathered.slice(std::vector<Index>{next++}), partial.value);
+            }
+        }
+    }
+    return gathered;
+}
+
 // Every rank's partial results (of `dtype`), in rank order, on the first local rank's device:
 // one all_gather of a fixed number of slots per rank, then the slots in use.
 ndarray gather_partials(const DistributedArray& a, const std::vector<Partial>& partials,
                         DType dtype) {
     const std::vector<Communicator>& comms = *a.comms();
+    if (static_cast<int>(comms.size()) == comms.front().size()) {
+        return copy_partials(a, partials, dtype);
+    }
     const std::vector<std::int64_t> counts = partials_per_rank(a);
     const std::int64_t slots =
         std::max<std::int64_t>(1, *std::max_element(counts.begin(), counts.end()));

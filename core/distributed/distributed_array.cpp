@@ -47,34 +47,51 @@ DistributedArray::DistributedArray(Shape shape, DType dtype, IndexMap index_map,
                                    const char* function, std::int64_t halo)
     : shape_(std::move(shape)),
       dtype_(dtype),
-      index_map_(std::move(index_map)),
+      index_map_(std::make_shared<const IndexMap>(std::move(index_map))),
       comms_(std::move(comms)),
       shards_(std::move(shards)),
       halo_(halo) {
     detail::check_communicators(comms_, function);
-    detail::check_index_map(index_map_, shape_, comms_->front().size(), function);
+    detail::check_index_map(*index_map_, shape_, comms_->front().size(), function);
+    check_shards(function);
+}
+
+DistributedArray::DistributedArray(const DistributedArray& like, DType dtype,
+                                   std::vector<Shard> shards, const char* function)
+    : shape_(like.shape_),
+      dtype_(dtype),
+      index_map_(like.index_map_),
+      comms_(like.comms_),
+      shards_(std::move(shards)) {
+    check_shards(function);
+}
+
+void DistributedArray::check_shards(const char* function) const {
+    const IndexMap& map = *index_map_;
+    const auto shard_error = [&](std::size_t s, const std::string& what) {
+        return ValueError("kiln: distributed." + std::string(function) + ": shard " +
+                          std::to_string(s) + " (rank " + std::to_string(map[s].rank) + ") " +
+                          what);
+    };
     std::size_t next = 0;
-    for (std::size_t s = 0; s < index_map_.size(); ++s) {
-        const Communicator* comm = detail::local_rank(comms_, index_map_[s].rank);
+    for (std::size_t s = 0; s < map.size(); ++s) {
+        const Communicator* comm = detail::local_rank(comms_, map[s].rank);
         if (comm == nullptr) {
             continue;
         }
-        const Shape expected = detail::shard_shape(index_map_[s]);
-        const std::string which = "kiln: distributed." + std::string(function) + ": shard " +
-                                  std::to_string(s) + " (rank " +
-                                  std::to_string(index_map_[s].rank) + ") ";
         if (next >= shards_.size() || shards_[next].index != s) {
-            throw ValueError(which + "is missing from the local shards");
+            throw shard_error(s, "is missing from the local shards");
         }
         const ndarray& array = shards_[next++].array;
-        if (array.shape() != expected || array.dtype() != dtype_) {
-            throw ValueError(which + "has shape " + to_string(array.shape()) + " and dtype " +
-                             std::string(name(array.dtype())) + " but must have shape " +
-                             to_string(expected) + " and dtype " + std::string(name(dtype_)));
+        if (!detail::has_shard_shape(array.shape(), map[s]) || array.dtype() != dtype_) {
+            throw shard_error(s, "has shape " + to_string(array.shape()) + " and dtype " +
+                                     std::string(name(array.dtype())) + " but must have shape " +
+                                     to_string(detail::shard_shape(map[s])) + " and dtype " +
+                                     std::string(name(dtype_)));
         }
         if (array.device() != comm->device() || !array.c_contiguous()) {
-            throw ValueError(which + "must be C-contiguous on device " +
-                             std::to_string(comm->device()) + " (its rank's)");
+            throw shard_error(s, "must be C-contiguous on device " +
+                                     std::to_string(comm->device()) + " (its rank's)");
         }
     }
     if (next != shards_.size()) {

@@ -121,6 +121,14 @@ Shape shard_shape(const ShardIndex& shard) {
     return shape;
 }
 
+bool has_shard_shape(const Shape& shape, const ShardIndex& shard) {
+    return shape.size() == shard.ranges.size() &&
+           std::equal(shape.begin(), shape.end(), shard.ranges.begin(),
+                      [](std::int64_t extent, const AxisRange& range) {
+                          return extent == range.end - range.begin;
+                      });
+}
+
 std::vector<Index> shard_slices(const ShardIndex& shard) {
     std::vector<Index> slices;
     for (const AxisRange& range : shard.ranges) {

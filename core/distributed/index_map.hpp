@@ -14,6 +14,9 @@ namespace kiln::distributed::detail {
 // The block's extents.
 [[nodiscard]] Shape shard_shape(const ShardIndex& shard);
 
+// Whether `shape` is the block's extents (shard_shape, without building it).
+[[nodiscard]] bool has_shard_shape(const Shape& shape, const ShardIndex& shard);
+
 // The block as indices of the whole array, for ndarray::slice.
 [[nodiscard]] std::vector<Index> shard_slices(const ShardIndex& shard);
 

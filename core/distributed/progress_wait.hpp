@@ -1,6 +1,7 @@
 // Waiting for a communicator without hanging: poll until the work is done, the library reports
-// a failure, or the timeout passes. The pause between polls grows from a few microseconds to a
-// millisecond, so a short wait stays short and a long one costs little CPU.
+// a failure, or the timeout passes. It polls without pausing for the first 200 microseconds, then
+// pauses from 50 microseconds growing to a millisecond, so a short wait stays short and a long one
+// costs little CPU.
 #pragma once
 
 #include <chrono>

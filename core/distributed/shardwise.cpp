@@ -53,7 +53,7 @@ DistributedArray from_shard_results(const DistributedArray& like, std::vector<nd
         shards.push_back({like.local_shards()[i].index, std::move(result), {}});
     }
     const DType dtype = shards.empty() ? probe().dtype() : shards.front().array.dtype();
-    return {like.shape(), dtype, like.index_map(), like.comms(), std::move(shards), function};
+    return {like, dtype, std::move(shards), function};
 }
 
 }  // namespace kiln::distributed::detail

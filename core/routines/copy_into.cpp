@@ -45,16 +45,23 @@ namespace {
 
 // Copies the C-contiguous `src` of another device into `dst`'s bytes on `stream`, after the work
 // queued on src's device's current stream `src_stream`, which then waits for the copy: src's
-// device frees or reuses the memory read here only after it.
+// device frees or reuses the memory read here only after it. Both arrays are computed first, and
+// the events are recorded and waited on through the backend, so that the expressions still
+// deferred on either stream stay deferred (a user's Event.record would launch them).
 void copy_bytes_across(const ndarray& dst, const ndarray& src, StreamView src_stream,
                        StreamView stream) {
-    Event produced(Device(src.device()), {.disable_timing = true});
-    produced.record(src_stream);
-    wait_event(stream, produced);
-    backend().copy_async(dst.data(), src.data(), src.nbytes(), stream);
-    Event copied(Device(stream.device()), {.disable_timing = true});
-    copied.record(stream);
-    wait_event(src_stream, copied);
+    src_stream = src_stream.or_device(src.device());
+    stream = stream.or_device(dst.device());
+    const void* const from = src.data();
+    void* const to = dst.data();
+    Backend& gpu = backend();
+    const Event produced(Device(src.device()), {.disable_timing = true});
+    gpu.record_event(produced.native(), src_stream);
+    gpu.stream_wait_event(stream, produced.native());
+    gpu.copy_async(to, from, src.nbytes(), stream);
+    const Event copied(Device(stream.device()), {.disable_timing = true});
+    gpu.record_event(copied.native(), stream);
+    gpu.stream_wait_event(src_stream, copied.native());
 }
 
 }  // namespace

@@ -450,6 +450,41 @@ TEST(LazyFusion, EachDeviceRunsItsOwn) {
     }
 }
 
+// A copy from another device orders the two devices' streams around itself only: expressions
+// deferred on either stream that the copy does not read stay pending (kiln's distributed
+// reductions copy partial results while the caller still holds the shards' chains).
+TEST(LazyFusion, ACopyAcrossDevicesRunsOnlyWhatItReads) {
+    KILN_REQUIRE_DEVICE();
+    if (kiln::device_count() < 2) {
+        GTEST_SKIP() << "one device";
+    }
+    const LazyFusion on(true);
+    const ndarray a = values({100}, DType::float64, 1);
+    const auto host = a.get<double>();
+    ndarray held_on_one;
+    ndarray copied_from_one;
+    {
+        const kiln::DeviceGuard one(kiln::Device(1));
+        const ndarray b = a.to_device(kiln::Device(1));
+        held_on_one = b * 2.0;
+        copied_from_one = b - 1.0;
+    }
+    const ndarray held_on_zero = a + 3.0;
+    ndarray into = kiln::empty({100}, DType::float64);
+    kiln::copyto(into, copied_from_one);
+    EXPECT_TRUE(copied_from_one.pending()->evaluated());
+    EXPECT_FALSE(held_on_one.pending()->evaluated()) << "device 1's other expression runs later";
+    EXPECT_FALSE(held_on_zero.pending()->evaluated()) << "device 0's expression runs later";
+    const auto got = into.get<double>();
+    const auto twice = held_on_one.get<double>();
+    const auto plus = held_on_zero.get<double>();
+    for (std::size_t i = 0; i < host.size(); ++i) {
+        EXPECT_EQ(got[i], host[i] - 1.0);
+        EXPECT_EQ(twice[i], host[i] * 2.0);
+        EXPECT_EQ(plus[i], host[i] + 3.0);
+    }
+}
+
 TEST(LazyFusion, ThreadsShareAPendingArray) {
     KILN_REQUIRE_DEVICE();
     const ndarray a = values({4096}, DType::float64, 1);

@@ -90,7 +90,7 @@ public:
     /// The number of elements of the whole array.
     [[nodiscard]] std::int64_t size() const noexcept;
     /// Every shard of every rank, as the array was cut.
-    [[nodiscard]] const IndexMap& index_map() const noexcept { return index_map_; }
+    [[nodiscard]] const IndexMap& index_map() const noexcept { return *index_map_; }
     /// The local ranks the array lives on.
     [[nodiscard]] const Communicators& comms() const noexcept { return comms_; }
     /// The shards of this process's ranks, in index-map order.
@@ -122,14 +122,19 @@ public:
     /// map. `function` names the caller in errors; `halo` is the shards' ghost width.
     DistributedArray(Shape shape, DType dtype, IndexMap index_map, Communicators comms,
                      std::vector<Shard> shards, const char* function, std::int64_t halo = 0);
+    /// Internal: an array of `shards` of `dtype`, cut as `like` is (its shape, map and ranks,
+    /// shared), with no ghost cells.
+    DistributedArray(const DistributedArray& like, DType dtype, std::vector<Shard> shards,
+                     const char* function);
 
 private:
     void require_element_type(DType type, const char* function) const;
     void get_bytes(void* out) const;
+    void check_shards(const char* function) const;
 
     Shape shape_;
     DType dtype_ = float64;
-    IndexMap index_map_;
+    std::shared_ptr<const IndexMap> index_map_;
     Communicators comms_;
     std::vector<Shard> shards_;
     std::int64_t halo_ = 0;

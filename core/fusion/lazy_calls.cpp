@@ -223,7 +223,7 @@ std::optional<ndarray> fused_reduction(const ReductionRoutine& routine, const nd
     reduction.axes.assign(options.axis.axes().begin(), options.axis.axes().end());
     reduction.keepdims = options.keepdims;
     const std::int32_t output = graph.graph().add(reduction);
-    const ComputingScope scope;
+    const ThreadActivity computing(ThreadActivity::Kind::computing);
     return run_lazy(graph.graph(), output, graph.arguments(), expression->stream(), options);
 }
 

@@ -4,7 +4,6 @@
 // eagerly. The seeds' MSE deferred is in routines.cpp, beside its eager row.
 #include "../check.hpp"
 #include "../inputs.hpp"
-#include "../lazy_mode.hpp"
 #include "../peak_memory.hpp"
 #include "../reference/elementwise.hpp"
 #include "../timing.hpp"
@@ -12,6 +11,7 @@
 #include "workloads.hpp"
 
 #include <kiln/compile_cache.hpp>
+#include <kiln/lazy.hpp>
 #include <kiln/operators.hpp>
 #include <kiln/ufuncs.hpp>
 
@@ -36,7 +36,7 @@ ndarray operator_chain(const ndarray& x, const ndarray& y, int operations) {
 }
 
 Record lazy_chain(const Context& context, int operations) {
-    const LazyMode lazy(true);
+    const LazyFusionScope lazy(true);
     const std::int64_t n = context.scaled(100'000'000);
     const std::string ops = std::to_string(operations);
     Record r = make_record("lazy_chain" + ops + "_f32_1e8",
@@ -63,7 +63,7 @@ Record lazy_chain(const Context& context, int operations) {
 // 1000 updates x = x * scale + shift whose scalars change each step; the params count the kernels
 // compiled or looked up in the compile cache over the whole row (warm-up and samples).
 Record lazy_scalar_loop(const Context& context) {
-    const LazyMode lazy(true);
+    const LazyFusionScope lazy(true);
     constexpr int updates = 1000;
     const std::int64_t n = context.scaled(1'000'000);
     Record r = make_record("lazy_scalar_loop_f32_1e6",
@@ -108,7 +108,7 @@ Record routine_add_overhead(const Context& context, AddMode mode) {
     constexpr std::array descriptions{"x + y deferred", "x + y deferred, then run",
                                       "kiln::add(x, y) eagerly"};
     const auto index = static_cast<std::size_t>(mode);
-    const LazyMode lazy(mode != AddMode::eager);
+    const LazyFusionScope lazy(mode != AddMode::eager);
     Record r = make_record(
         add_names.at(index),
         std::to_string(calls) + " back-to-back calls on 1000 elements: " + descriptions.at(index),

@@ -3,7 +3,6 @@
 // give what the routine's dispatch costs above the kernel it runs.
 #include "../check.hpp"
 #include "../inputs.hpp"
-#include "../lazy_mode.hpp"
 #include "../peak_memory.hpp"
 #include "../reference/elementwise.hpp"
 #include "../reference/raw_kernels.hpp"
@@ -12,6 +11,7 @@
 #include "common.hpp"
 #include "workloads.hpp"
 
+#include <kiln/lazy.hpp>
 #include <kiln/linalg.hpp>
 #include <kiln/operators.hpp>
 #include <kiln/reductions.hpp>
@@ -86,7 +86,7 @@ Record routine_sum(const Context& context, const std::string& name, std::int64_t
 // kernels and two temporaries, against cupy.mean((x - y) ** 2). Deferred (lazy_mse_f64_1e8),
 // the same code is one reduction kernel, reading x and y once, with no temporaries.
 Record routine_mse(const Context& context, bool lazy) {
-    const LazyMode mode(lazy);
+    const LazyFusionScope mode(lazy);
     const std::int64_t n = context.scaled(100'000'000);
     Record r = make_record(lazy ? "lazy_mse_f64_1e8" : "routine_mse_f64_1e8",
                            std::string("d = x - y; kiln::mean(d * d)") + (lazy ? ", lazy" : "") +

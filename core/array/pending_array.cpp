@@ -32,12 +32,8 @@ Registry& registry() {
     return shared;
 }
 
-// Expressions this thread is computing: what they read is read by the lazy machinery itself.
-thread_local int computing = 0;
-// The pending arrays whose compute() runs on this thread, innermost last, and whether this thread
-// is running expressions because memory ran short.
-thread_local std::vector<const PendingArray*> computing_here;
-thread_local bool freeing_memory = false;
+// This thread's innermost ThreadActivity, which links to those around it.
+thread_local const ThreadActivity* innermost_activity = nullptr;
 
 }  // namespace
 
@@ -77,7 +73,7 @@ std::vector<std::shared_ptr<PendingArray>> selected(Select select) {
 // Computes what `select` picks, unless this thread is computing an expression.
 template <class Select>
 void run_selected(Select select) {
-    if (computing > 0) {
+    if (ThreadActivity::inside(ThreadActivity::Kind::computing)) {
         return;
     }
     for (const auto& pending : selected(select)) {
@@ -105,7 +101,7 @@ std::vector<std::shared_ptr<PendingArray>> issued(Where issued_here, bool unread
 // holds, so that everything issued is on the stream.
 template <class Where>
 void run_issued(Where issued_here) {
-    if (computing > 0) {
+    if (ThreadActivity::inside(ThreadActivity::Kind::computing)) {
         return;
     }
     for (const bool unread_only : {true, false}) {
@@ -115,36 +111,33 @@ void run_issued(Where issued_here) {
     }
 }
 
-// Marks this thread as running expressions for memory while it lives.
-class FreeingMemory {
-public:
-    FreeingMemory() noexcept { freeing_memory = true; }
-    ~FreeingMemory() { freeing_memory = false; }
-    FreeingMemory(const FreeingMemory&) = delete;
-    FreeingMemory& operator=(const FreeingMemory&) = delete;
-    FreeingMemory(FreeingMemory&&) = delete;
-    FreeingMemory& operator=(FreeingMemory&&) = delete;
-};
-
-// Marks `pending` as computed on this thread while it lives.
-class ComputingHere {
-public:
-    explicit ComputingHere(const PendingArray* pending) { computing_here.push_back(pending); }
-    ~ComputingHere() { computing_here.pop_back(); }
-    ComputingHere(const ComputingHere&) = delete;
-    ComputingHere& operator=(const ComputingHere&) = delete;
-    ComputingHere(ComputingHere&&) = delete;
-    ComputingHere& operator=(ComputingHere&&) = delete;
-};
-
 }  // namespace
 
-ComputingScope::ComputingScope() noexcept {
-    ++computing;
+ThreadActivity::ThreadActivity(Kind kind, const PendingArray* expression) noexcept
+    : kind_(kind), expression_(expression), outer_(innermost_activity) {
+    innermost_activity = this;
 }
 
-ComputingScope::~ComputingScope() {
-    --computing;
+ThreadActivity::~ThreadActivity() {
+    innermost_activity = outer_;
+}
+
+bool ThreadActivity::inside(Kind kind) noexcept {
+    for (const ThreadActivity* mark = innermost_activity; mark != nullptr; mark = mark->outer_) {
+        if (mark->kind_ == kind) {
+            return true;
+        }
+    }
+    return false;
+}
+
+bool ThreadActivity::computing(const PendingArray* expression) noexcept {
+    for (const ThreadActivity* mark = innermost_activity; mark != nullptr; mark = mark->outer_) {
+        if (mark->kind_ == Kind::computing && mark->expression_ == expression) {
+            return true;
+        }
+    }
+    return false;
 }
 
 PendingArray::~PendingArray() {
@@ -177,8 +170,7 @@ const std::shared_ptr<void>& PendingArray::memory() {
 }
 
 bool PendingArray::compute_unless_busy() {
-    if (evaluated_.load(std::memory_order_acquire) ||
-        std::find(computing_here.begin(), computing_here.end(), this) != computing_here.end()) {
+    if (evaluated_.load(std::memory_order_acquire) || ThreadActivity::computing(this)) {
         return false;
     }
     const std::unique_lock lock(mutex_, std::try_to_lock);
@@ -191,8 +183,7 @@ bool PendingArray::compute_unless_busy() {
 
 void PendingArray::evaluate() {
     {
-        const ComputingScope scope;
-        const ComputingHere here(this);
+        const ThreadActivity computing(ThreadActivity::Kind::computing, this);
         memory_ = compute();
     }
     release_inputs();
@@ -252,13 +243,13 @@ void run_pending_on_device(int device) {
 // on this one, those another thread is computing; and an allocation failing while they run
 // raises at once.
 bool run_pending_for_memory(int device) {
-    if (freeing_memory) {
+    if (ThreadActivity::inside(ThreadActivity::Kind::freeing_memory)) {
         return false;
     }
     // Only those no other expression reads: an intermediate run alone would allocate too.
     const auto due =
         issued([device](StreamView issued) { return issued.device() == device; }, true);
-    const FreeingMemory scope;
+    const ThreadActivity freeing(ThreadActivity::Kind::freeing_memory);
     bool ran = false;
     for (const auto& pending : due) {
         try {

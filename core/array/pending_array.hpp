@@ -7,6 +7,7 @@
 #include <kiln/stream_view.hpp>
 
 #include <atomic>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -54,16 +55,37 @@ private:
     std::vector<const void*> sources_;
 };
 
-// Marks this thread, while it lives, as running lazy fusion's own kernel: the memory that kernel
-// reads is read by the lazy machinery itself, so it runs no deferred readers.
-class ComputingScope {
+// Marks what this thread is doing in lazy fusion's own code while it lives. Marks nest (computing
+// an expression may run short of memory, which computes others); the questions ask of them all.
+class ThreadActivity {
 public:
-    ComputingScope() noexcept;
-    ~ComputingScope();
-    ComputingScope(const ComputingScope&) = delete;
-    ComputingScope& operator=(const ComputingScope&) = delete;
-    ComputingScope(ComputingScope&&) = delete;
-    ComputingScope& operator=(ComputingScope&&) = delete;
+    enum class Kind : std::uint8_t {
+        // Running lazy fusion's own kernel, a deferred expression's or a fused reduction's: the
+        // memory it touches is read by the lazy machinery itself, so that runs no deferred readers
+        // and no flush.
+        computing,
+        // Running deferred expressions because memory ran short: an allocation failing meanwhile
+        // starts no second round.
+        freeing_memory,
+    };
+
+    // `expression`: the pending array being computed, when there is one.
+    explicit ThreadActivity(Kind kind, const PendingArray* expression = nullptr) noexcept;
+    ~ThreadActivity();
+    ThreadActivity(const ThreadActivity&) = delete;
+    ThreadActivity& operator=(const ThreadActivity&) = delete;
+    ThreadActivity(ThreadActivity&&) = delete;
+    ThreadActivity& operator=(ThreadActivity&&) = delete;
+
+    // Whether this thread is inside a mark of `kind`.
+    [[nodiscard]] static bool inside(Kind kind) noexcept;
+    // Whether this thread is computing `expression`, whose lock it then holds.
+    [[nodiscard]] static bool computing(const PendingArray* expression) noexcept;
+
+private:
+    Kind kind_;
+    const PendingArray* expression_;
+    const ThreadActivity* outer_;  // this thread's enclosing mark, or nullptr
 };
 
 // Runs every deferred expression that reads `source`, unless this thread is computing one.

@@ -218,11 +218,7 @@ ndarray min(const DistributedArray& a) {
 
 ndarray mean(const DistributedArray& a) {
     const DType dtype = detail::mean_dtype(a.dtype());
-    // Without a dtype where the sum's own is the mean's: a deferred shard's chain then fuses into
-    // the sum, which a requested dtype would refuse.
-    const auto sum = [&](const ndarray& x) {
-        return x.dtype() == dtype ? kiln::sum(x) : kiln::sum(x, {.dtype = dtype});
-    };
+    const auto sum = [&](const ndarray& x) { return kiln::sum(x, {.dtype = dtype}); };
     return reduce_all(a, sum, [&](const ndarray& x) { return divided(kiln::sum(x), a.size()); });
 }
 

@@ -15,7 +15,6 @@
 #include <atomic>
 #include <span>
 #include <string>
-#include <tuple>
 #include <vector>
 
 namespace kiln {
@@ -50,6 +49,14 @@ bool lazy_fusion() {
         state = lazy_state.load();
     }
     return state == 1;
+}
+
+LazyFusionScope::LazyFusionScope(bool enabled) : previous_(lazy_fusion()) {
+    set_lazy_fusion(enabled);
+}
+
+LazyFusionScope::~LazyFusionScope() {
+    set_lazy_fusion(previous_);
 }
 
 namespace detail {
@@ -176,6 +183,7 @@ std::optional<ndarray> defer_astype(const ndarray& a, DType dtype) {
 }
 
 std::optional<ndarray> fused_reduction(const ReductionRoutine& routine, const ndarray& a,
+                                       DType accumulator, DType result,
                                        const ReductionCallOptions& options,
                                        const std::optional<Scalar>& parameter) {
     constexpr std::array<std::string_view, 10> fusable = {
@@ -209,12 +217,13 @@ std::optional<ndarray> fused_reduction(const ReductionRoutine& routine, const nd
     if (parameter) {
         reduction.operands[1] = graph.add(Argument(*parameter));
     }
-    std::tie(reduction.loop, reduction.dtype) = routine_dtypes(routine, a.dtype());
+    reduction.loop = accumulator;
+    reduction.dtype = result;
     reduction.all_axes = options.axis.all();
     reduction.axes.assign(options.axis.axes().begin(), options.axis.axes().end());
     reduction.keepdims = options.keepdims;
     const std::int32_t output = graph.graph().add(reduction);
-    const ComputingScope scope;
+    const ThreadActivity computing(ThreadActivity::Kind::computing);
     return run_lazy(graph.graph(), output, graph.arguments(), expression->stream(), options);
 }
 

@@ -32,10 +32,12 @@ namespace kiln::detail {
 // a.astype(dtype), a conversion as the eager copy kernel's, on the current stream.
 [[nodiscard]] std::optional<ndarray> defer_astype(const ndarray& a, DType dtype);
 
-// `routine` of a deferred array, its elementwise expression fused into the reduction's map;
-// `parameter` is the routine's scalar parameter (ddof, ord), a kernel argument.
+// `routine` of a deferred array, its elementwise expression fused into the reduction's map,
+// accumulating in `accumulator` and returning `result` (the eager call's dtypes, a requested
+// dtype's included); `parameter` is the routine's scalar parameter (ddof, ord), a kernel argument.
 [[nodiscard]] std::optional<ndarray> fused_reduction(const ReductionRoutine& routine,
-                                                     const ndarray& a,
+                                                     const ndarray& a, DType accumulator,
+                                                     DType result,
                                                      const ReductionCallOptions& options,
                                                      const std::optional<Scalar>& parameter);
 

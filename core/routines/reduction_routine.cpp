@@ -169,8 +169,8 @@ ndarray reduce(const ReductionRoutine& routine, const ndarray& a, const ReduceOp
         written = options.out->dtype();
         call.out = {*options.out};
     }
-    if (!options.out && !options.dtype && a.pending()) {
-        if (auto fused = fused_reduction(routine, a, call, parameter)) {
+    if (!options.out && a.pending()) {
+        if (auto fused = fused_reduction(routine, a, accumulator, result, call, parameter)) {
             return std::move(*fused);
         }
     }

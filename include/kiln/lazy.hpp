@@ -6,11 +6,13 @@
 /// waited on, captured or asked whether it is done, or a graph is launched on it (another stream's
 /// expressions stay pending), when its device is synchronized, when the expression grows past a
 /// bounded size, or when memory runs short (an allocation that fails runs the device's deferred
-/// expressions, freeing the inputs only they hold, and is tried once more). A reduction
-/// (sum, prod, mean, max, min) of such an array fuses the chain into its map, so
-/// mean((a - b) * (a - b)) is one reduction kernel. Shapes and dtypes are checked at the call, as
-/// eagerly, and the values are bitwise the eager ones. On by default: KILN_LAZY=0 at start turns
-/// it off (KILN_LAZY=1 keeps it on; any other value is an Error), and set_lazy_fusion switches it.
+/// expressions, freeing the inputs only they hold, and is tried once more). A reduction (sum,
+/// prod, mean, max, min, var, std, argmax, argmin, a vector norm; with a dtype or without) of
+/// such an array fuses the chain into its map, so mean((a - b) * (a - b)) is one reduction
+/// kernel. Shapes and dtypes are checked at the call, as eagerly, and the values are bitwise the
+/// eager ones. On by default: KILN_LAZY=0 at start turns it off (KILN_LAZY=1 keeps it on; any
+/// other value is an Error), set_lazy_fusion switches it, and LazyFusionScope switches it for a
+/// scope.
 #pragma once
 
 namespace kiln {
@@ -20,5 +22,22 @@ void set_lazy_fusion(bool enabled);
 
 /// Whether lazy fusion is on: off when KILN_LAZY=0 at start, else on, until set_lazy_fusion.
 [[nodiscard]] bool lazy_fusion();
+
+/// Lazy fusion on or off while the scope lives, then back to what it was (scopes nest). The
+/// switch is the process's, as set_lazy_fusion's: other threads see it too.
+class LazyFusionScope {
+public:
+    /// Turns lazy fusion on or off, remembering the setting it replaces.
+    explicit LazyFusionScope(bool enabled);
+    /// Restores the setting the constructor replaced.
+    ~LazyFusionScope();
+    LazyFusionScope(const LazyFusionScope&) = delete;
+    LazyFusionScope& operator=(const LazyFusionScope&) = delete;
+    LazyFusionScope(LazyFusionScope&&) = delete;
+    LazyFusionScope& operator=(LazyFusionScope&&) = delete;
+
+private:
+    bool previous_;
+};
 
 }  // namespace kiln

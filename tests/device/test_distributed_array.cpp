@@ -2,6 +2,7 @@
 // backend's two host devices in CI). Every result is checked against the same computation on one
 // device's ndarray, or against the host data it came from. Skips, saying why, without two devices
 // or without the library of collectives. Across processes: tests/mpi/test_distributed_array.cpp.
+#include "core/array/pending_array.hpp"
 #include "tests/support/backend_under_test.hpp"
 #include "tests/support/distributed_ranks.hpp"
 #include "tests/support/expect_error.hpp"
@@ -252,6 +253,39 @@ TEST(DistributedArray, ReductionsOverEveryElementMatchOneDevice) {
     EXPECT_EQ(dist::prod(ints).item<std::int64_t>(), 479001600);
     EXPECT_EQ(dist::sum(ints).item<std::int64_t>(), 78);
     EXPECT_EQ(dist::mean(ints).item<double>(), 6.5);
+}
+
+// A deferred shard-wise chain fuses into each shard's sum, in the mean's dtype: no shard's chain
+// is computed on its own, and the mean is bitwise the one computed with lazy fusion off.
+TEST(DistributedArray, MeanFusesEachShardsDeferredChain) {
+    KILN_REQUIRE_TWO_RANKS();
+    const auto comms = two_ranks();
+    const kiln::Shape shape = {9, 4};
+    for (const kiln::DType dtype : {kiln::float32, kiln::float64, kiln::int32}) {
+        SCOPED_TRACE(std::string(kiln::name(dtype)));
+        const DistributedArray a =
+            dist::distributed_array(on_one_device(sample(36), shape).astype(dtype), comms);
+        const DistributedArray b =
+            dist::distributed_array(on_one_device(sample(36, 0.25), shape).astype(dtype), comms);
+        const auto chain = [&] { return (a - b) * a; };
+        ndarray eager;
+        {
+            const kiln::LazyFusionScope off(false);
+            eager = dist::mean(chain());
+        }
+        const kiln::LazyFusionScope on(true);
+        const DistributedArray c = chain();
+        const ndarray lazy = dist::mean(c);
+        // Before the result is read: reading synchronizes its stream, which runs what is deferred
+        // there, the chain the caller still holds included.
+        for (const auto& shard : c.local_shards()) {
+            ASSERT_NE(shard.array.pending(), nullptr);
+            EXPECT_FALSE(shard.array.pending()->evaluated()) << "shard " << shard.index;
+        }
+        ASSERT_EQ(lazy.dtype(), eager.dtype());
+        EXPECT_EQ(lazy.astype(kiln::float64).item<double>(),
+                  eager.astype(kiln::float64).item<double>());
+    }
 }
 
 TEST(DistributedArray, ArgmaxIsTheFirstOccurrenceAcrossShards) {

@@ -6,7 +6,6 @@
 #include "core/array/pending_array.hpp"
 #include "core/fusion/lazy_expression.hpp"
 #include "tests/support/backend_under_test.hpp"
-#include "tests/support/lazy_fusion.hpp"
 #include "tests/support/use_allocator.hpp"
 
 #include <kiln/kiln.hpp>
@@ -32,7 +31,7 @@ using kiln::DType;
 using kiln::ndarray;
 using kiln::Shape;
 
-using kiln::test::LazyFusion;
+using kiln::LazyFusionScope;
 
 std::vector<double> host_values(std::int64_t n, int seed) {
     std::vector<double> v;
@@ -63,11 +62,11 @@ template <class T>
 void expect_bitwise(const std::function<ndarray()>& f) {
     ndarray eager;
     {
-        const LazyFusion off(false);
+        const LazyFusionScope off(false);
         eager = f();
         ASSERT_EQ(eager.pending(), nullptr);
     }
-    const LazyFusion on(true);
+    const LazyFusionScope on(true);
     const ndarray lazy = f();
     EXPECT_EQ(lazy.dtype(), eager.dtype());
     EXPECT_EQ(lazy.shape(), eager.shape());
@@ -93,12 +92,47 @@ TEST(LazyFusion, IsOnByDefaultAndTheSwitchTurnsItOff) {
     EXPECT_EQ(kiln::lazy_fusion(), variable == nullptr || std::string(variable) != "0");
     const ndarray a = values({5}, DType::float64, 0);
     {
-        const LazyFusion off(false);
+        const LazyFusionScope off(false);
         EXPECT_EQ((a + 1.0).pending(), nullptr);
     }
-    const LazyFusion on(true);
+    const LazyFusionScope on(true);
     EXPECT_NE((a + 1.0).pending(), nullptr);
     EXPECT_NE(kiln::where(a > 0.0, a, -a).pending(), nullptr);
+}
+
+TEST(LazyFusion, AScopeSetsTheSwitchAndRestoresItNested) {
+    KILN_REQUIRE_DEVICE();
+    const ndarray a = values({5}, DType::float64, 0);
+    const bool at_start = kiln::lazy_fusion();
+    for (const bool outside : {false, true}) {
+        kiln::set_lazy_fusion(outside);
+        {
+            const LazyFusionScope outer(!outside);
+            EXPECT_EQ(kiln::lazy_fusion(), !outside);
+            EXPECT_EQ((a + 1.0).pending() != nullptr, !outside);
+            {
+                const LazyFusionScope inner(outside);
+                EXPECT_EQ(kiln::lazy_fusion(), outside);
+                EXPECT_EQ((a * 2.0).pending() != nullptr, outside);
+                {
+                    const LazyFusionScope same(outside);
+                    EXPECT_EQ(kiln::lazy_fusion(), outside);
+                }
+                EXPECT_EQ(kiln::lazy_fusion(), outside) << "a scope restores its own previous";
+            }
+            EXPECT_EQ(kiln::lazy_fusion(), !outside) << "the inner scope restored the outer's";
+            EXPECT_EQ((a - 1.0).pending() != nullptr, !outside);
+        }
+        EXPECT_EQ(kiln::lazy_fusion(), outside);
+        // An exception leaving the scope restores the switch too.
+        try {
+            const LazyFusionScope thrown(!outside);
+            throw kiln::ValueError("leaving the scope");
+        } catch (const kiln::ValueError&) {
+            EXPECT_EQ(kiln::lazy_fusion(), outside);
+        }
+    }
+    kiln::set_lazy_fusion(at_start);  // for the tests after this one
 }
 
 TEST(LazyFusion, ChainsAreBitwiseTheEagerOnes) {
@@ -140,13 +174,13 @@ TEST(LazyFusion, ErrorsRaiseAtTheCallAsEagerly) {
     const ndarray b = values({5}, DType::float64, 1);
     std::string eager;
     try {
-        const LazyFusion off(false);
+        const LazyFusionScope off(false);
         (void)(a + b);
     } catch (const kiln::ShapeError& error) {
         eager = error.what();
     }
     ASSERT_FALSE(eager.empty());
-    const LazyFusion on(true);
+    const LazyFusionScope on(true);
     try {
         (void)(a * 2.0 + b);
         FAIL() << "no ShapeError";
@@ -166,7 +200,7 @@ TEST(LazyFusion, AReductionOfAPendingArrayIsOneKernelBitwiseTheEager) {
     expect_bitwise<double>([&] { return kiln::min(kiln::absolute(a) * -2.0); });
     expect_bitwise<double>([&] { return kiln::prod(a * 0.01 + 1.0, {.axis = -1}); });
     // The map was fused: the expression it reads was never computed.
-    const LazyFusion on(true);
+    const LazyFusionScope on(true);
     const ndarray d = a - b;
     const ndarray squared = d * d;
     const ndarray m = kiln::mean(squared);
@@ -178,7 +212,7 @@ TEST(LazyFusion, AReductionOfAPendingArrayIsOneKernelBitwiseTheEager) {
 
 TEST(LazyFusion, AnInPlaceWriteComesAfterTheExpressionsReadingTheArray) {
     KILN_REQUIRE_DEVICE();
-    const LazyFusion on(true);
+    const LazyFusionScope on(true);
     ndarray a = values({50}, DType::float64, 1);
     const ndarray b = values({50}, DType::float64, 2);
     const auto a0 = a.get<double>();
@@ -201,7 +235,7 @@ TEST(LazyFusion, AnInPlaceWriteComesAfterTheExpressionsReadingTheArray) {
 
 TEST(LazyFusion, ViewsOfPendingArraysSeeItsValues) {
     KILN_REQUIRE_DEVICE();
-    const LazyFusion on(true);
+    const LazyFusionScope on(true);
     const ndarray a = values({6, 8}, DType::float64, 1);
     const auto host = a.get<double>();
     const ndarray c = a * 2.0 + 1.0;
@@ -226,10 +260,10 @@ TEST(LazyFusion, AnExpressionKeepsItsInputsAlive) {
     const auto compute = [&] { return kiln::array(x) * kiln::array(y) + 1.0; };
     std::vector<double> want;
     {
-        const LazyFusion off(false);
+        const LazyFusionScope off(false);
         want = compute().get<double>();
     }
-    const LazyFusion on(true);
+    const LazyFusionScope on(true);
     const ndarray c = compute();  // its inputs' handles are gone
     // Other allocations may reuse freed memory; the expression's inputs are not freed.
     const ndarray noise = kiln::full({1000}, kiln::Scalar(-7.0));
@@ -239,7 +273,7 @@ TEST(LazyFusion, AnExpressionKeepsItsInputsAlive) {
 
 TEST(LazyFusion, StreamsAndSynchronizationRunWhatWasIssued) {
     KILN_REQUIRE_DEVICE();
-    const LazyFusion on(true);
+    const LazyFusionScope on(true);
     const ndarray a = values({256}, DType::float64, 1);
     const auto host = a.get<double>();
     kiln::Stream first;
@@ -278,11 +312,11 @@ TEST(LazyFusion, AStreamRunsOnlyWhatWasIssuedOnIt) {
     std::vector<double> want_c;
     std::vector<double> want_d;
     {
-        const LazyFusion off(false);
+        const LazyFusionScope off(false);
         want_c = on_first().get<double>();
         want_d = on_second().get<double>();
     }
-    const LazyFusion on(true);
+    const LazyFusionScope on(true);
     kiln::Stream first;
     kiln::Stream second;
     const std::size_t before = kiln::detail::pending_count();
@@ -339,7 +373,7 @@ TEST(LazyFusion, AStreamRunsOnlyWhatWasIssuedOnIt) {
 // runs first, as it would have eagerly.
 TEST(LazyFusion, AGraphLaunchRunsWhatItsStreamHoldsFirst) {
     KILN_REQUIRE_DEVICE();
-    const LazyFusion on(true);
+    const LazyFusionScope on(true);
     const auto start = host_values(500, 1);
     const ndarray x = kiln::array(start);
     kiln::Stream stream(true);
@@ -385,12 +419,12 @@ TEST(LazyFusion, MemoryRunningShortRunsTheDeferredExpressionsAndTriesAgain) {
     };
     std::vector<double> want;
     {
-        const LazyFusion off(false);
+        const LazyFusionScope off(false);
         want = deferred().get<double>();
     }
     kiln::MemoryPool pool;
     const UseAllocator use(pool);
-    const LazyFusion on(true);
+    const LazyFusionScope on(true);
     {
         // Four inputs in use; room for one more array of n.
         const ndarray r = deferred();
@@ -430,7 +464,7 @@ TEST(LazyFusion, EachDeviceRunsItsOwn) {
     if (kiln::device_count() < 2) {
         GTEST_SKIP() << "one device";
     }
-    const LazyFusion on(true);
+    const LazyFusionScope on(true);
     const ndarray a = values({100}, DType::float64, 1);
     const auto host = a.get<double>();
     ndarray on_one;
@@ -494,12 +528,12 @@ TEST(LazyFusion, ThreadsShareAPendingArray) {
     };
     std::vector<std::vector<double>> want(4);
     {
-        const LazyFusion off(false);
+        const LazyFusionScope off(false);
         for (std::size_t t = 0; t < want.size(); ++t) {
             want[t] = mine(a * 3.0 + 0.5, t);
         }
     }
-    const LazyFusion on(true);
+    const LazyFusionScope on(true);
     const ndarray shared = a * 3.0 + 0.5;
     std::vector<std::vector<double>> results(want.size());
     std::vector<std::thread> threads;
@@ -525,7 +559,7 @@ TEST(LazyFusion, AGrowingExpressionRunsAtABoundedSize) {
         return x;
     };
     expect_bitwise<double>(loop);
-    const LazyFusion on(true);
+    const LazyFusionScope on(true);
     const ndarray x = loop();
     // Only the last stretch of the chain is pending: at most the bound's 64 operations.
     EXPECT_LE(kiln::detail::pending_count(), 64U);
@@ -538,12 +572,12 @@ template <class F>
 void expect_compiled_once(int count, const F& run) {
     std::vector<decltype(run(0))> want;
     {
-        const LazyFusion off(false);
+        const LazyFusionScope off(false);
         for (int i = 0; i < count; ++i) {
             want.push_back(run(i));
         }
     }
-    const LazyFusion on(true);
+    const LazyFusionScope on(true);
     EXPECT_EQ(run(0), want[0]);
     const kiln::CompileCacheStatistics before = kiln::compile_cache_statistics();
     for (int i = 1; i < count; ++i) {
@@ -589,7 +623,7 @@ void expect_bitwise_as(DType dtype, const std::function<ndarray()>& f) {
 
 // The message of the exception `f` throws, lazy fusion on or off.
 std::string message_of(bool lazy, const std::function<void()>& f) {
-    const LazyFusion scope(lazy);
+    const LazyFusionScope scope(lazy);
     try {
         f();
     } catch (const kiln::Error& error) {
@@ -648,7 +682,7 @@ TEST(LazyFusion, AstypeIsDeferredAndBitwiseTheEagerConversion) {
 
 TEST(LazyFusion, AstypeJoinsTheChainAndCopyFalseKeepsTheArray) {
     KILN_REQUIRE_DEVICE();
-    const LazyFusion on(true);
+    const LazyFusionScope on(true);
     const ndarray a = values({40}, DType::float64, 1);
     const ndarray scaled = a * 3.0;
     const ndarray cast = scaled.astype(DType::float32);
@@ -674,7 +708,7 @@ TEST(LazyFusion, AstypeJoinsTheChainAndCopyFalseKeepsTheArray) {
 
 TEST(LazyFusion, ADeferredCopyIsASnapshotBeforeLaterWrites) {
     KILN_REQUIRE_DEVICE();
-    const LazyFusion on(true);
+    const LazyFusionScope on(true);
     ndarray a = values({50}, DType::float64, 1);
     const auto before = a.get<double>();
     const ndarray snapshot = a.copy();
@@ -716,7 +750,7 @@ TEST(LazyFusion, ClipIsDeferredAndBitwiseTheEager) {
     expect_bitwise<float>([&] { return kiln::clip(special.astype(DType::float32), -2.0, nan); });
     const ndarray ints = values({9}, DType::int32, 3);
     expect_bitwise<double>([&] { return kiln::clip(ints * 2, -2.5, ints.astype(DType::float64)); });
-    const LazyFusion on(true);
+    const LazyFusionScope on(true);
     const ndarray clipped = kiln::clip(ints * 2, -3, 3);
     ASSERT_NE(clipped.pending(), nullptr);
     EXPECT_FALSE(clipped.pending()->evaluated());
@@ -797,13 +831,13 @@ TEST(LazyFusion, VarStdNormArgmaxOfAPendingArrayAreOneKernelBitwiseTheEager) {
                 SCOPED_TRACE("chain " + std::to_string(c) + ", reduction " + std::to_string(r));
                 DType result{};
                 {
-                    const LazyFusion off(false);
+                    const LazyFusionScope off(false);
                     result = reductions[r](chains[c]()).dtype();
                 }
                 expect_bitwise_as(result, [&] { return reductions[r](chains[c]()); });
             }
         }
-        const LazyFusion on(true);
+        const LazyFusionScope on(true);
         const ndarray fused = chains[0]();
         for (const auto& reduce : reductions) {
             (void)reduce(fused);
@@ -811,7 +845,7 @@ TEST(LazyFusion, VarStdNormArgmaxOfAPendingArrayAreOneKernelBitwiseTheEager) {
         EXPECT_FALSE(fused.pending()->evaluated()) << kiln::name(dtype);
     }
     // The map was fused: the chain was never computed, and the result is not pending.
-    const LazyFusion on(true);
+    const LazyFusionScope on(true);
     const ndarray a = values({64, 100}, DType::float64, 1);
     const ndarray b = values({64, 100}, DType::float64, 2);
     const ndarray d = a - b;
@@ -824,6 +858,80 @@ TEST(LazyFusion, VarStdNormArgmaxOfAPendingArrayAreOneKernelBitwiseTheEager) {
     const ndarray shifted = a - values({100}, DType::float64, 3);
     (void)kiln::var(shifted);
     EXPECT_TRUE(shifted.pending()->evaluated());
+}
+
+// A requested dtype is the accumulator and the result, as eagerly: the chain still fuses.
+TEST(LazyFusion, AReductionWithADtypeIsOneKernelBitwiseTheEager) {
+    KILN_REQUIRE_DEVICE();
+    const ndarray f = values({64, 100}, DType::float32, 1);
+    const ndarray g = values({64, 100}, DType::float32, 2);
+    const ndarray i = values({64, 100}, DType::int32, 3);
+    const ndarray j = values({64, 100}, DType::int32, 4);
+    struct Case {
+        std::string what;
+        DType dtype;
+        std::function<ndarray(const ndarray&)> reduce;
+        std::function<ndarray()> chain;
+    };
+    const auto float_chain = [&] { return (f - g) * f + 0.5F; };
+    const auto int_chain = [&] { return i * 3 - j; };
+    const auto near_one = [&] { return f * 0.01F + 1.0F; };
+    const std::vector<Case> cases = {
+        {"sum float32 as float64", DType::float64,
+         [](const ndarray& x) { return kiln::sum(x, {.dtype = DType::float64}); }, float_chain},
+        {"sum float32 as float64 along 1", DType::float64,
+         [](const ndarray& x) { return kiln::sum(x, {.axis = 1, .dtype = DType::float64}); },
+         float_chain},
+        {"sum int32 as int32", DType::int32,
+         [](const ndarray& x) { return kiln::sum(x, {.dtype = DType::int32}); }, int_chain},
+        {"mean int32 as float32", DType::float32,
+         [](const ndarray& x) { return kiln::mean(x, {.dtype = DType::float32}); }, int_chain},
+        {"mean int32 as float64 along 0", DType::float64,
+         [](const ndarray& x) { return kiln::mean(x, {.axis = 0, .dtype = DType::float64}); },
+         int_chain},
+        {"prod float32 as float64 along -1", DType::float64,
+         [](const ndarray& x) { return kiln::prod(x, {.axis = -1, .dtype = DType::float64}); },
+         near_one},
+        {"prod int32 as float64 along 1", DType::float64,
+         [](const ndarray& x) {
+             return kiln::prod(kiln::absolute(x) % 2 + 1, {.axis = 1, .dtype = DType::float64});
+         },
+         int_chain},
+        {"var float32 as float64", DType::float64,
+         [](const ndarray& x) { return kiln::var(x, {.dtype = DType::float64}); }, float_chain},
+    };
+    for (const Case& c : cases) {
+        SCOPED_TRACE(c.what);
+        expect_bitwise_as(c.dtype, [&] { return c.reduce(c.chain()); });
+        const LazyFusionScope on(true);
+        const ndarray chain = c.chain();
+        const ndarray reduced = c.reduce(chain);
+        EXPECT_EQ(reduced.dtype(), c.dtype);
+        EXPECT_EQ(reduced.pending(), nullptr);
+        EXPECT_FALSE(chain.pending()->evaluated()) << "the chain was computed on its own";
+    }
+    // One kernel asked of the compile cache: a structure no other test builds, fused into the sum.
+    const LazyFusionScope on(true);
+    const auto requests = [] {
+        const kiln::CompileCacheStatistics s = kiln::compile_cache_statistics();
+        return s.compiles + s.memory_hits + s.disk_hits;
+    };
+    const auto before = requests();
+    const ndarray chain = kiln::fmin(kiln::fmax(f, g) * 0.25F, f - 1.0F);
+    const ndarray total = kiln::sum(chain, {.dtype = DType::float64});
+    // Before the result is read, whose synchronize runs the chain the caller still holds.
+    EXPECT_EQ(requests() - before, 1U);
+    EXPECT_FALSE(chain.pending()->evaluated());
+    const auto got = total.item<double>();
+    // Against the sum of float32 elements in float64, computed here: close, not the kernel's bits
+    // (its order of combining is its own).
+    const auto fh = f.get<float>();
+    const auto gh = g.get<float>();
+    double want = 0;
+    for (std::size_t e = 0; e < fh.size(); ++e) {
+        want += static_cast<double>(std::fmin(std::fmax(fh[e], gh[e]) * 0.25F, fh[e] - 1.0F));
+    }
+    EXPECT_NEAR(got, want, 1e-9 * static_cast<double>(fh.size()));
 }
 
 TEST(LazyFusion, ReductionsOfZeroDimensionalAndEmptyPendingArraysAreTheEagerOnes) {
@@ -853,7 +961,7 @@ TEST(LazyFusion, ALoopChangingOnlyDdofOrOrdCompilesOnce) {
 
 TEST(LazyFusion, ASynchronizeRunsAChainAsOneKernelAndWhatTheCallerHolds) {
     KILN_REQUIRE_DEVICE();
-    const LazyFusion on(true);
+    const LazyFusionScope on(true);
     const ndarray a = values({4, 8, 16}, DType::float32, 2);
     const ndarray b = values({4, 8, 16}, DType::float32, 3);
     // A structure no other test builds, so that its one kernel is asked of the compile cache
@@ -886,7 +994,7 @@ TEST(LazyFusion, AnArrayReadTwiceIsOneKernelArgument) {
     const ndarray a = values({64}, DType::float32, 4);
     const ndarray b = values({64}, DType::float32, 5);
     expect_bitwise<float>([&] { return (a - b) * (a + b) - a; });
-    const LazyFusion on(true);
+    const LazyFusionScope on(true);
     const ndarray c = (a - b) * (a + b) - a;
     const auto expression = kiln::detail::LazyExpression::pending_of(c);
     ASSERT_NE(expression, nullptr);

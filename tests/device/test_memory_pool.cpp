@@ -3,7 +3,6 @@
 // overlapping a kernel, the async pool, and a threaded stress test.
 #include "core/backend.hpp"
 #include "tests/support/backend_under_test.hpp"
-#include "tests/support/lazy_fusion.hpp"
 #include "tests/support/test_kernels.hpp"
 #include "tests/support/use_allocator.hpp"
 
@@ -172,7 +171,7 @@ Chain host_chain(const std::vector<double>& x, std::size_t n) {
 TEST(MemoryPool, OutOfMemoryInTheMiddleOfAChain) {
     KILN_REQUIRE_DEVICE();
     // The chain's temporaries are its premise; lazy fusion would fuse them away.
-    const kiln::test::LazyFusion eager(false);
+    const kiln::LazyFusionScope eager(false);
     constexpr std::size_t n = 128;
     constexpr std::size_t bytes = n * n * sizeof(double);
     std::vector<double> values(n * n);

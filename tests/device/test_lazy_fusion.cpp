@@ -492,7 +492,7 @@ TEST(LazyFusion, ACopyAcrossDevicesRunsOnlyWhatItReads) {
     if (kiln::device_count() < 2) {
         GTEST_SKIP() << "one device";
     }
-    const LazyFusion on(true);
+    const LazyFusionScope on(true);
     const ndarray a = values({100}, DType::float64, 1);
     const auto host = a.get<double>();
     ndarray held_on_one;

@@ -207,6 +207,17 @@ Layout c_contiguous(const Shape& shape, std::size_t itemsize, std::string_view c
     return contiguous(shape, itemsize, caller, last_axis_first(shape.size()));
 }
 
+Strides c_contiguous_strides(const Shape& shape, std::size_t itemsize, std::string_view caller) {
+    (void)checked_size(shape, itemsize, caller);
+    Strides strides(shape.size(), 0);
+    auto stride = static_cast<std::int64_t>(itemsize);
+    for (std::size_t axis = shape.size(); axis-- > 0;) {
+        strides[axis] = stride;
+        stride *= std::max<std::int64_t>(shape[axis], 1);
+    }
+    return strides;
+}
+
 Layout f_contiguous(const Shape& shape, std::size_t itemsize, std::string_view caller) {
     return contiguous(shape, itemsize, caller, first_axis_first(shape.size()));
 }

@@ -52,6 +52,9 @@ struct Layout {
                                   std::string_view caller = {});
 [[nodiscard]] Layout f_contiguous(const Shape& shape, std::size_t itemsize,
                                   std::string_view caller = {});
+// c_contiguous(shape, itemsize, caller).strides, without copying the shape.
+[[nodiscard]] Strides c_contiguous_strides(const Shape& shape, std::size_t itemsize,
+                                           std::string_view caller = {});
 
 // NumPy's contiguity flags: strides of extent-1 axes are ignored, an array with no elements is
 // both C- and F-contiguous, and so is a 0-d array. The offset plays no part.

@@ -29,7 +29,7 @@ ndarray::ndarray(std::shared_ptr<detail::PendingArray> pending, DType dtype, Sha
     : pending_(std::move(pending)),
       dtype_(dtype),
       shape_(std::move(shape)),
-      strides_(detail::c_contiguous(shape_, kiln::itemsize(dtype)).strides),
+      strides_(detail::c_contiguous_strides(shape_, kiln::itemsize(dtype))),
       size_(detail::checked_size(shape_, kiln::itemsize(dtype))),
       device_(device) {}
 

@@ -38,8 +38,12 @@ thread_local const ThreadActivity* innermost_activity = nullptr;
 }  // namespace
 
 void PendingArray::forget() noexcept {
+    const std::scoped_lock lock(registry().mutex);
+    forget_locked();
+}
+
+void PendingArray::forget_locked() noexcept {
     Registry& r = registry();
-    const std::scoped_lock lock(r.mutex);
     const PendingArray* reader = this;
     r.live.erase(reader);
     r.computed.erase(reader);
@@ -144,16 +148,19 @@ PendingArray::~PendingArray() {
     forget();
 }
 
-void PendingArray::reads(const void* source) {
+void PendingArray::reads(std::span<const void* const> sources) {
     Registry& r = registry();
+    sources_.reserve(sources.size());
     const std::scoped_lock lock(r.mutex);
     r.live.try_emplace(this, Live{weak_from_this(), stream()});
-    if (const auto found = r.computed.find(static_cast<const PendingArray*>(source));
-        found != r.computed.end()) {
-        source = found->second;
+    for (const void* source : sources) {
+        if (const auto found = r.computed.find(static_cast<const PendingArray*>(source));
+            found != r.computed.end()) {
+            source = found->second;
+        }
+        r.readers.emplace(source, this);
+        sources_.push_back(source);
     }
-    r.readers.emplace(source, this);
-    sources_.push_back(source);
     r.count.store(r.live.size(), std::memory_order_relaxed);
 }
 
@@ -187,10 +194,10 @@ void PendingArray::evaluate() {
         memory_ = compute();
     }
     release_inputs();
-    forget();
-    // Those reading this expression now read its memory.
     Registry& r = registry();
     const std::scoped_lock registry_lock(r.mutex);
+    forget_locked();
+    // Those reading this expression now read its memory.
     const void* const self = this;
     const auto [first, last] = r.readers.equal_range(self);
     std::vector<PendingArray*> moved;

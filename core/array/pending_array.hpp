@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <vector>
 
 namespace kiln::detail {
@@ -38,16 +39,17 @@ protected:
     [[nodiscard]] virtual std::shared_ptr<void> compute() = 0;
     // Drops what compute() read, so that its inputs may be freed.
     virtual void release_inputs() noexcept = 0;
-    // Records that this expression reads `source` (an allocation, or another pending array), so
-    // that handing out that memory runs this first. Call from the constructor's owner once the
-    // object is shared.
-    void reads(const void* source);
+    // Records that this expression reads `sources` (allocations, or other pending arrays), so
+    // that handing out that memory runs this first. Call once, from the constructor's owner once
+    // the object is shared.
+    void reads(std::span<const void* const> sources);
 
 private:
     // Computes memory_ and leaves the registry; mutex_ held.
     void evaluate();
-    // Leaves the registry: computed, or destroyed.
+    // Leaves the registry: computed, or destroyed; forget_locked with its lock held.
     void forget() noexcept;
+    void forget_locked() noexcept;
 
     mutable std::mutex mutex_;
     std::shared_ptr<void> memory_;

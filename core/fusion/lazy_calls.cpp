@@ -154,6 +154,9 @@ bool same_layout(std::span<const Argument> arguments, const Shape& shape) {
 std::optional<ndarray> defer_ufunc(const UfuncDefinition& ufunc, std::span<const Argument> args,
                                    DType loop, DType result, const Shape& shape,
                                    std::optional<StreamView> stream) {
+    if (!lazy_fusion()) {
+        return std::nullopt;  // before the operands are copied
+    }
     LazyOperation operation;
     operation.kind = NodeKind::ufunc;
     operation.ufunc = &ufunc;
@@ -165,6 +168,9 @@ std::optional<ndarray> defer_ufunc(const UfuncDefinition& ufunc, std::span<const
 
 std::optional<ndarray> defer_where(std::span<const Argument> args, DType loop, const Shape& shape,
                                    std::optional<StreamView> stream) {
+    if (!lazy_fusion()) {
+        return std::nullopt;  // before the operands are copied
+    }
     LazyOperation operation;
     operation.kind = NodeKind::where;
     operation.loop = loop;
@@ -174,6 +180,9 @@ std::optional<ndarray> defer_where(std::span<const Argument> args, DType loop, c
 }
 
 std::optional<ndarray> defer_astype(const ndarray& a, DType dtype) {
+    if (!lazy_fusion()) {
+        return std::nullopt;  // before the operands are copied
+    }
     LazyOperation operation;
     operation.kind = NodeKind::astype;
     operation.loop = a.dtype();

@@ -1,9 +1,13 @@
 #include "lazy_expression.hpp"
 
 #include "lazy_kernels.hpp"
+#include "operation_kernel.hpp"
 
 #include <kiln/error.hpp>
 
+#include <algorithm>
+#include <array>
+#include <span>
 #include <utility>
 
 namespace kiln::detail {
@@ -13,11 +17,14 @@ std::shared_ptr<LazyExpression> LazyExpression::make(LazyOperation operation, Sh
                                                      int arguments) {
     auto expression = std::make_shared<LazyExpression>(std::move(operation), std::move(shape),
                                                        stream, operations, arguments);
+    std::array<const void*, 3> sources{};
+    std::size_t count = 0;
     for (const Argument& operand : expression->operation_->operands) {
         if (const auto* array = std::get_if<ndarray>(&operand)) {
-            expression->reads(array->allocation());
+            sources.at(count++) = array->allocation();
         }
     }
+    expression->reads(std::span(sources.data(), count));
     return expression;
 }
 
@@ -39,11 +46,29 @@ std::shared_ptr<LazyExpression> LazyExpression::pending_of(const ndarray& a) {
     return expression && expression->operation() ? expression : nullptr;
 }
 
+namespace {
+
+// Whether no operand is an expression still pending: then the operation is its whole graph.
+bool computed_operands(const LazyOperation& operation) {
+    return std::all_of(
+        operation.operands.begin(), operation.operands.end(), [](const Argument& operand) {
+            const auto* array = std::get_if<ndarray>(&operand);
+            return array == nullptr || !array->pending() || array->pending()->evaluated();
+        });
+}
+
+ndarray run_graph(const LazyOperation& operation, StreamView stream) {
+    LazyGraph graph;
+    const std::int32_t output = graph.add(operation);
+    return run_lazy(graph.graph(), output, graph.arguments(), stream, {});
+}
+
+}  // namespace
+
 std::shared_ptr<void> LazyExpression::compute() {
     const std::shared_ptr<const LazyOperation> operation = this->operation();
-    LazyGraph graph;
-    const std::int32_t output = graph.add(*operation);
-    const ndarray result = run_lazy(graph.graph(), output, graph.arguments(), stream_, {});
+    const ndarray result = computed_operands(*operation) ? run_operation(*operation, stream_)
+                                                         : run_graph(*operation, stream_);
     if (result.shape() != shape_ || !result.c_contiguous() || result.offset() != 0) {
         throw Error("kiln: lazy fusion: the kernel's result has shape " +
                     to_string(result.shape()) + ", not the C-contiguous " + to_string(shape_) +
@@ -68,15 +93,6 @@ std::int32_t LazyGraph::add(const LazyOperation& operation) {
     }
     return graph_.add(node);
 }
-
-namespace {
-
-bool same_view(const ndarray& a, const ndarray& b) {
-    return a.allocation() == b.allocation() && a.offset() == b.offset() && a.dtype() == b.dtype() &&
-           a.shape() == b.shape() && a.strides() == b.strides();
-}
-
-}  // namespace
 
 std::int32_t LazyGraph::add(const Argument& operand) {
     Node node;
@@ -109,6 +125,11 @@ std::int32_t LazyGraph::add(const Argument& operand) {
     arguments_.push_back(operand);
     argument_nodes_.push_back(graph_.add(node));
     return argument_nodes_.back();
+}
+
+bool same_view(const ndarray& a, const ndarray& b) {
+    return a.allocation() == b.allocation() && a.offset() == b.offset() && a.dtype() == b.dtype() &&
+           a.shape() == b.shape() && a.strides() == b.strides();
 }
 
 bool same_stream(StreamView a, StreamView b) noexcept {

@@ -77,6 +77,9 @@ private:
     std::map<const PendingArray*, std::int32_t> inlined_;
 };
 
+// Whether two arrays are one view: one allocation, offset, dtype, shape and strides.
+[[nodiscard]] bool same_view(const ndarray& a, const ndarray& b);
+
 // Whether two views name one stream.
 [[nodiscard]] bool same_stream(StreamView a, StreamView b) noexcept;
 

@@ -16,11 +16,6 @@ namespace kiln::detail {
 
 namespace {
 
-struct LazyKernel {
-    FusedKernelObject kernel;
-    std::vector<std::int32_t> arguments;  // the positions the kernel takes
-};
-
 // Everything the kernel's source depends on, node by node.
 std::string structure(const Graph& graph, std::int32_t output) {
     std::string key = std::to_string(output);
@@ -48,9 +43,10 @@ std::string structure(const Graph& graph, std::int32_t output) {
     return key;
 }
 
-const LazyKernel& kernel_of(const Graph& graph, std::int32_t output) {
+}  // namespace
+
+const LazyKernel& lazy_kernel(const Graph& graph, std::int32_t output) {
     static std::mutex mutex;
-    // Never destroyed: kernels may be called while the process exits.
     static auto& kernels = *new std::unordered_map<std::string, std::unique_ptr<LazyKernel>>();
     std::string key = structure(graph, output);
     const std::scoped_lock lock(mutex);
@@ -67,24 +63,27 @@ const LazyKernel& kernel_of(const Graph& graph, std::int32_t output) {
     return *found->second;
 }
 
-}  // namespace
+ndarray run_lazy(const LazyKernel& kernel, std::span<const Argument> taken, StreamView stream,
+                 const ReductionCallOptions& reduction) {
+    if (const auto* reducing = std::get_if<ReductionKernel>(&kernel.kernel)) {
+        ReductionCallOptions options = reduction;
+        options.stream = stream;
+        return reducing->outputs(taken, options).front();
+    }
+    CallOptions options;
+    options.stream = stream;
+    return std::get<ElementwiseKernel>(kernel.kernel).outputs(taken, options).front();
+}
 
 ndarray run_lazy(const Graph& graph, std::int32_t output, std::span<const Argument> arguments,
                  StreamView stream, const ReductionCallOptions& reduction) {
-    const LazyKernel& lazy = kernel_of(graph, output);
+    const LazyKernel& lazy = lazy_kernel(graph, output);
     std::vector<Argument> taken;
     taken.reserve(lazy.arguments.size());
     for (const std::int32_t position : lazy.arguments) {
         taken.push_back(arguments[static_cast<std::size_t>(position)]);
     }
-    if (const auto* kernel = std::get_if<ReductionKernel>(&lazy.kernel)) {
-        ReductionCallOptions options = reduction;
-        options.stream = stream;
-        return kernel->outputs(taken, options).front();
-    }
-    CallOptions options;
-    options.stream = stream;
-    return std::get<ElementwiseKernel>(lazy.kernel).outputs(taken, options).front();
+    return run_lazy(lazy, taken, stream, reduction);
 }
 
 }  // namespace kiln::detail

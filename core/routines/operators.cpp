@@ -1,8 +1,19 @@
+#include "ufunc_call.hpp"
+#include "ufunc_table.hpp"
+
 #include <kiln/operators.hpp>
+
+#include <array>
 
 namespace kiln {
 
 namespace {
+
+// The ufunc of two arrays, each copied once into its arguments (not first into an Argument).
+ndarray binary(const detail::UfuncDefinition& ufunc, const ndarray& x, const ndarray& y) {
+    const std::array<Argument, 2> args{x, y};
+    return detail::call_ufunc(ufunc, args, {});
+}
 
 // Writes op(x, y) into x; the ufunc checks that x's dtype holds the result.
 template <class Ufunc>
@@ -16,52 +27,52 @@ ndarray& in_place(Ufunc ufunc, ndarray& x, const Argument& y) {
 }  // namespace
 
 ndarray operator+(const ndarray& x, const ndarray& y) {
-    return add(x, y);
+    return binary(detail::ufuncs::add, x, y);
 }
 ndarray operator-(const ndarray& x, const ndarray& y) {
-    return subtract(x, y);
+    return binary(detail::ufuncs::subtract, x, y);
 }
 ndarray operator*(const ndarray& x, const ndarray& y) {
-    return multiply(x, y);
+    return binary(detail::ufuncs::multiply, x, y);
 }
 ndarray operator/(const ndarray& x, const ndarray& y) {
-    return true_divide(x, y);
+    return binary(detail::ufuncs::true_divide, x, y);
 }
 ndarray operator%(const ndarray& x, const ndarray& y) {
-    return remainder(x, y);
+    return binary(detail::ufuncs::remainder, x, y);
 }
 ndarray operator&(const ndarray& x, const ndarray& y) {
-    return bitwise_and(x, y);
+    return binary(detail::ufuncs::bitwise_and, x, y);
 }
 ndarray operator|(const ndarray& x, const ndarray& y) {
-    return bitwise_or(x, y);
+    return binary(detail::ufuncs::bitwise_or, x, y);
 }
 ndarray operator^(const ndarray& x, const ndarray& y) {
-    return bitwise_xor(x, y);
+    return binary(detail::ufuncs::bitwise_xor, x, y);
 }
 ndarray operator<<(const ndarray& x, const ndarray& y) {
-    return left_shift(x, y);
+    return binary(detail::ufuncs::left_shift, x, y);
 }
 ndarray operator>>(const ndarray& x, const ndarray& y) {
-    return right_shift(x, y);
+    return binary(detail::ufuncs::right_shift, x, y);
 }
 ndarray operator==(const ndarray& x, const ndarray& y) {
-    return equal(x, y);
+    return binary(detail::ufuncs::equal, x, y);
 }
 ndarray operator!=(const ndarray& x, const ndarray& y) {
-    return not_equal(x, y);
+    return binary(detail::ufuncs::not_equal, x, y);
 }
 ndarray operator<(const ndarray& x, const ndarray& y) {
-    return less(x, y);
+    return binary(detail::ufuncs::less, x, y);
 }
 ndarray operator<=(const ndarray& x, const ndarray& y) {
-    return less_equal(x, y);
+    return binary(detail::ufuncs::less_equal, x, y);
 }
 ndarray operator>(const ndarray& x, const ndarray& y) {
-    return greater(x, y);
+    return binary(detail::ufuncs::greater, x, y);
 }
 ndarray operator>=(const ndarray& x, const ndarray& y) {
-    return greater_equal(x, y);
+    return binary(detail::ufuncs::greater_equal, x, y);
 }
 ndarray operator-(const ndarray& x) {
     return negative(x);

@@ -1013,3 +1013,42 @@ TEST(LazyFusion, AnArrayReadTwiceIsOneKernelArgument) {
         EXPECT_EQ(got[i], host[i] + host[host.size() - 1 - i]) << i;
     }
 }
+
+// An operation whose operands are all computed is computed without building its graph (a
+// kernel found by the operation's key): its values, kernel arguments and kernel are the graph's.
+TEST(LazyFusion, OneOperationOverComputedArraysIsBitwiseTheEager) {
+    KILN_REQUIRE_DEVICE();
+    const ndarray a = values({5, 7}, DType::float32, 1);
+    const ndarray b = values({5, 7}, DType::float64, 2);
+    const ndarray row = values({7}, DType::float32, 3);
+    (void)a.data();
+    (void)b.data();
+    (void)row.data();
+    const ndarray flipped = a[{kiln::Slice{std::nullopt, std::nullopt, -1}}];
+    expect_bitwise<double>([&] { return a + b; });
+    expect_bitwise<float>([&] { return a * a; });  // one argument read twice
+    expect_bitwise<float>([&] { return a - flipped; });
+    expect_bitwise<float>([&] { return flipped * a; });
+    expect_bitwise<float>([&] { return 2.5 - a; });
+    expect_bitwise<float>([&] { return kiln::clip(a, row, 2.0); });
+    expect_bitwise<float>([&] { return kiln::clip(a, a, row); });  // a, then row: two arguments
+    expect_bitwise<double>([&] { return a.astype(DType::float64); });
+    expect_bitwise<float>([&] {
+        const ndarray positive = a > 0.0;
+        (void)positive.data();
+        return kiln::where(positive, a, 1.5);
+    });
+    expect_bitwise<double>([&] {  // an operand deferred, then computed before the read
+        const ndarray sum = a + row;
+        (void)sum.data();
+        return sum * b;
+    });
+    // Other arrays and scalars of the same dtypes find the kernel without a compile request.
+    expect_compiled_once(8, [&](int i) {
+        const ndarray x = values({40}, DType::float32, i);
+        (void)x.data();
+        const ndarray y = x * x;
+        (void)y.data();
+        return (y - 0.5 * i).get<float>();
+    });
+}

@@ -23,7 +23,6 @@ struct Registry {
     std::mutex mutex;
     std::unordered_map<const PendingArray*, Live> live;
     std::unordered_multimap<const void*, PendingArray*> readers;
-    std::unordered_map<const PendingArray*, const void*> computed;  // a pending source's memory
     std::atomic<std::size_t> count{0};
 };
 
@@ -46,7 +45,6 @@ void PendingArray::forget_locked() noexcept {
     Registry& r = registry();
     const PendingArray* reader = this;
     r.live.erase(reader);
-    r.computed.erase(reader);
     for (const void* source : sources_) {
         auto [first, last] = r.readers.equal_range(source);
         while (first != last) {
@@ -148,16 +146,17 @@ PendingArray::~PendingArray() {
     forget();
 }
 
-void PendingArray::reads(std::span<const void* const> sources) {
+void PendingArray::reads(std::span<const ReadSource> sources) {
     Registry& r = registry();
     sources_.reserve(sources.size());
     const std::scoped_lock lock(r.mutex);
     r.live.try_emplace(this, Live{weak_from_this(), stream()});
-    for (const void* source : sources) {
-        if (const auto found = r.computed.find(static_cast<const PendingArray*>(source));
-            found != r.computed.end()) {
-            source = found->second;
-        }
+    for (const ReadSource& read : sources) {
+        // A pending array is marked computed under this lock, after its readers moved to its
+        // memory: one computed already is read as its memory, one not yet moves this later.
+        const void* source = read.pending != nullptr && read.pending->evaluated()
+                                 ? read.pending->memory_.get()
+                                 : read.allocation;
         r.readers.emplace(source, this);
         sources_.push_back(source);
     }
@@ -210,7 +209,6 @@ void PendingArray::evaluate() {
         std::replace(reader->sources_.begin(), reader->sources_.end(), self,
                      static_cast<const void*>(memory_.get()));
     }
-    r.computed.emplace(this, memory_.get());
     // Published last: a thread that then reads memory_ without the lock finds the readers moved,
     // so its run_readers_of(memory_) sees them.
     evaluated_.store(true, std::memory_order_release);

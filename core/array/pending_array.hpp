@@ -15,6 +15,15 @@
 
 namespace kiln::detail {
 
+class PendingArray;
+
+// What a deferred expression reads: an allocation, or a pending array (`pending`, which
+// `allocation` then names).
+struct ReadSource {
+    const void* allocation = nullptr;
+    const PendingArray* pending = nullptr;
+};
+
 class PendingArray : public std::enable_shared_from_this<PendingArray> {
 public:
     PendingArray() = default;
@@ -42,7 +51,7 @@ protected:
     // Records that this expression reads `sources` (allocations, or other pending arrays), so
     // that handing out that memory runs this first. Call once, from the constructor's owner once
     // the object is shared.
-    void reads(std::span<const void* const> sources);
+    void reads(std::span<const ReadSource> sources);
 
 private:
     // Computes memory_ and leaves the registry; mutex_ held.

@@ -17,11 +17,11 @@ std::shared_ptr<LazyExpression> LazyExpression::make(LazyOperation operation, Sh
                                                      int arguments) {
     auto expression = std::make_shared<LazyExpression>(std::move(operation), std::move(shape),
                                                        stream, operations, arguments);
-    std::array<const void*, 3> sources{};
+    std::array<ReadSource, 3> sources{};
     std::size_t count = 0;
     for (const Argument& operand : expression->operation_->operands) {
         if (const auto* array = std::get_if<ndarray>(&operand)) {
-            sources.at(count++) = array->allocation();
+            sources.at(count++) = {array->allocation(), array->pending().get()};
         }
     }
     expression->reads(std::span(sources.data(), count));
@@ -57,6 +57,21 @@ bool computed_operands(const LazyOperation& operation) {
         });
 }
 
+// ndarray::c_contiguous without copying the layout: the check runs on every computed expression.
+bool c_contiguous(const ndarray& a) {
+    if (a.size() == 0) {
+        return true;
+    }
+    auto expected = static_cast<std::int64_t>(a.itemsize());
+    for (std::size_t axis = a.shape().size(); axis-- > 0;) {
+        if (a.shape()[axis] != 1 && a.strides()[axis] != expected) {
+            return false;
+        }
+        expected *= a.shape()[axis];
+    }
+    return true;
+}
+
 ndarray run_graph(const LazyOperation& operation, StreamView stream) {
     LazyGraph graph;
     const std::int32_t output = graph.add(operation);
@@ -69,7 +84,7 @@ std::shared_ptr<void> LazyExpression::compute() {
     const std::shared_ptr<const LazyOperation> operation = this->operation();
     const ndarray result = computed_operands(*operation) ? run_operation(*operation, stream_)
                                                          : run_graph(*operation, stream_);
-    if (result.shape() != shape_ || !result.c_contiguous() || result.offset() != 0) {
+    if (result.shape() != shape_ || !c_contiguous(result) || result.offset() != 0) {
         throw Error("kiln: lazy fusion: the kernel's result has shape " +
                     to_string(result.shape()) + ", not the C-contiguous " + to_string(shape_) +
                     " computed at the call");

@@ -143,7 +143,10 @@ bool ThreadActivity::computing(const PendingArray* expression) noexcept {
 }
 
 PendingArray::~PendingArray() {
-    forget();
+    // A computed one left the registry then, and nothing registers it again.
+    if (!evaluated_.load(std::memory_order_acquire)) {
+        forget();
+    }
 }
 
 void PendingArray::reads(std::span<const ReadSource> sources) {

@@ -48,22 +48,33 @@ struct OperationKeyHash {
     }
 };
 
-// The kernels found by key; each is also lazy_kernel's, which never destroys it.
+// The kernels found by key; each is also lazy_kernel's, which never destroys it. The last one
+// this thread found is kept by the thread, without the lock: a loop mostly repeats one operation.
 const LazyKernel* find_kernel(const OperationKey& key, const LazyOperation& operation) {
+    thread_local OperationKey last_key;
+    thread_local const LazyKernel* last = nullptr;
+    if (last != nullptr && last_key == key) {
+        return last;
+    }
     static std::mutex mutex;
     static auto& kernels =
         *new std::unordered_map<OperationKey, const LazyKernel*, OperationKeyHash>();
+    const LazyKernel* kernel = nullptr;
     {
         const std::scoped_lock lock(mutex);
         if (const auto found = kernels.find(key); found != kernels.end()) {
-            return found->second;
+            kernel = found->second;
         }
     }
-    LazyGraph graph;
-    const std::int32_t output = graph.add(operation);
-    const LazyKernel* kernel = &lazy_kernel(graph.graph(), output);
-    const std::scoped_lock lock(mutex);
-    kernels.emplace(key, kernel);
+    if (kernel == nullptr) {
+        LazyGraph graph;
+        const std::int32_t output = graph.add(operation);
+        kernel = &lazy_kernel(graph.graph(), output);
+        const std::scoped_lock lock(mutex);
+        kernels.emplace(key, kernel);
+    }
+    last_key = key;
+    last = kernel;
     return kernel;
 }
 

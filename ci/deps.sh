@@ -14,6 +14,7 @@ packages=(
     libdlpack-dev                     # DLPack exchange
     libssl-dev                        # the compile cache's SHA-256 (libcrypto)
     libspdlog-dev libfmt-dev          # KILN_LOG (both header-only in libkiln)
+    libboost-dev                      # Boost.Container's small_vector (header-only)
     libopenmpi-dev openmpi-bin        # optional: kiln::mpi and the two-rank tests (mpirun)
     nlohmann-json3-dev libcli11-dev   # kiln-bench's results file and command line
     patchelf                          # ci/gpu.sh

@@ -4,6 +4,7 @@
 // write cannot change what an expression issued earlier reads.
 #pragma once
 
+#include <boost/container/small_vector.hpp>
 #include <kiln/stream_view.hpp>
 
 #include <atomic>
@@ -63,7 +64,7 @@ private:
     mutable std::mutex mutex_;
     std::shared_ptr<void> memory_;
     std::atomic<bool> evaluated_{false};
-    std::vector<const void*> sources_;
+    boost::container::small_vector<const void*, 3> sources_;  // an operation's, inline
 };
 
 // Marks what this thread is doing in lazy fusion's own code while it lives. Marks nest (computing

@@ -13,8 +13,10 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <memory>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace kiln {
@@ -69,11 +71,9 @@ namespace {
 constexpr int max_operations = 64;
 constexpr int max_arguments = 24;
 
-std::optional<ndarray> defer(LazyOperation operation, std::string_view function, const Shape& shape,
-                             std::optional<StreamView> given) {
-    if (!lazy_fusion()) {
-        return std::nullopt;
-    }
+std::optional<ndarray> defer(std::shared_ptr<const LazyOperation> made, std::string_view function,
+                             const Shape& shape, std::optional<StreamView> given) {
+    const LazyOperation& operation = *made;
     std::optional<int> device;
     for (const Argument& operand : operation.operands) {
         if (const auto* array = std::get_if<ndarray>(&operand)) {
@@ -122,7 +122,7 @@ std::optional<ndarray> defer(LazyOperation operation, std::string_view function,
         arguments = static_cast<int>(operation.operands.size());
     }
     const DType dtype = operation.dtype;
-    return ndarray(LazyExpression::make(std::move(operation), shape, stream, operations, arguments),
+    return ndarray(LazyExpression::make(std::move(made), shape, stream, operations, arguments),
                    dtype, shape, *device);
 }
 
@@ -157,12 +157,13 @@ std::optional<ndarray> defer_ufunc(const UfuncDefinition& ufunc, std::span<const
     if (!lazy_fusion()) {
         return std::nullopt;  // before the operands are copied
     }
-    LazyOperation operation;
-    operation.kind = NodeKind::ufunc;
-    operation.ufunc = &ufunc;
-    operation.loop = loop;
-    operation.dtype = result;
-    operation.operands.assign(args.begin(), args.end());
+    // Made where it stays: its operands are held inline, so a move would copy them one by one.
+    auto operation = std::make_shared<LazyOperation>();
+    operation->kind = NodeKind::ufunc;
+    operation->ufunc = &ufunc;
+    operation->loop = loop;
+    operation->dtype = result;
+    operation->operands.assign(args.begin(), args.end());
     return defer(std::move(operation), ufunc.name, shape, stream);
 }
 
@@ -171,11 +172,11 @@ std::optional<ndarray> defer_where(std::span<const Argument> args, DType loop, c
     if (!lazy_fusion()) {
         return std::nullopt;  // before the operands are copied
     }
-    LazyOperation operation;
-    operation.kind = NodeKind::where;
-    operation.loop = loop;
-    operation.dtype = loop;
-    operation.operands.assign(args.begin(), args.end());
+    auto operation = std::make_shared<LazyOperation>();
+    operation->kind = NodeKind::where;
+    operation->loop = loop;
+    operation->dtype = loop;
+    operation->operands.assign(args.begin(), args.end());
     return defer(std::move(operation), "where", shape, stream);
 }
 
@@ -183,11 +184,11 @@ std::optional<ndarray> defer_astype(const ndarray& a, DType dtype) {
     if (!lazy_fusion()) {
         return std::nullopt;  // before the operands are copied
     }
-    LazyOperation operation;
-    operation.kind = NodeKind::astype;
-    operation.loop = a.dtype();
-    operation.dtype = dtype;
-    operation.operands.emplace_back(a);
+    auto operation = std::make_shared<LazyOperation>();
+    operation->kind = NodeKind::astype;
+    operation->loop = a.dtype();
+    operation->dtype = dtype;
+    operation->operands.emplace_back(a);
     return defer(std::move(operation), "astype", a.shape(), std::nullopt);
 }
 

@@ -12,8 +12,8 @@
 
 namespace kiln::detail {
 
-std::shared_ptr<LazyExpression> LazyExpression::make(LazyOperation operation, Shape shape,
-                                                     StreamView stream, int operations,
+std::shared_ptr<LazyExpression> LazyExpression::make(std::shared_ptr<const LazyOperation> operation,
+                                                     Shape shape, StreamView stream, int operations,
                                                      int arguments) {
     auto expression = std::make_shared<LazyExpression>(std::move(operation), std::move(shape),
                                                        stream, operations, arguments);
@@ -28,9 +28,9 @@ std::shared_ptr<LazyExpression> LazyExpression::make(LazyOperation operation, Sh
     return expression;
 }
 
-LazyExpression::LazyExpression(LazyOperation operation, Shape shape, StreamView stream,
-                               int operations, int arguments)
-    : operation_(std::make_shared<const LazyOperation>(std::move(operation))),
+LazyExpression::LazyExpression(std::shared_ptr<const LazyOperation> operation, Shape shape,
+                               StreamView stream, int operations, int arguments)
+    : operation_(std::move(operation)),
       shape_(std::move(shape)),
       stream_(stream),
       operations_(operations),

@@ -7,6 +7,7 @@
 #include "../array/pending_array.hpp"
 #include "graph.hpp"
 
+#include <boost/container/small_vector.hpp>
 #include <kiln/argument.hpp>
 #include <kiln/ndarray.hpp>
 
@@ -25,18 +26,19 @@ struct LazyOperation {
     const UfuncDefinition* ufunc = nullptr;
     DType loop{};
     DType dtype{};
-    std::vector<Argument> operands;
+    // At most three (where, clip): held inline, one allocation fewer per deferred operation.
+    boost::container::small_vector<Argument, 3> operands;
 };
 
 class LazyExpression final : public PendingArray {
 public:
     // The expression of `operation`, `operations` operations and `arguments` kernel arguments
     // long once its deferred operands are inlined, registered as reading each array operand.
-    [[nodiscard]] static std::shared_ptr<LazyExpression> make(LazyOperation operation, Shape shape,
-                                                              StreamView stream, int operations,
-                                                              int arguments);
-    LazyExpression(LazyOperation operation, Shape shape, StreamView stream, int operations,
-                   int arguments);
+    [[nodiscard]] static std::shared_ptr<LazyExpression> make(
+        std::shared_ptr<const LazyOperation> operation, Shape shape, StreamView stream,
+        int operations, int arguments);
+    LazyExpression(std::shared_ptr<const LazyOperation> operation, Shape shape, StreamView stream,
+                   int operations, int arguments);
 
     [[nodiscard]] StreamView stream() const noexcept override { return stream_; }
     // The operation, or null once computed.

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <mutex>
+#include <span>
 #include <unordered_map>
 #include <vector>
 
@@ -118,7 +119,7 @@ ndarray run_operation(const LazyOperation& operation, StreamView stream) {
         in_order = kernel.arguments[i] == static_cast<std::int32_t>(i);
     }
     if (in_order) {
-        return run_lazy(kernel, operation.operands, stream, {});
+        return run_lazy(kernel, std::span(operation.operands.data(), count), stream, {});
     }
     std::vector<Argument> taken;
     taken.reserve(kernel.arguments.size());

@@ -9,19 +9,62 @@
 
 namespace kiln::detail {
 
+// The live expressions, in the order they were issued, linked through the expressions
+// themselves so that listing one allocates nothing. Used with the registry's lock held.
+class LiveList {
+public:
+    void link(PendingArray& array, StreamView stream) noexcept {
+        if (array.listed_) {
+            return;
+        }
+        array.issued_on_ = stream;
+        array.live_previous_ = last_;
+        array.live_next_ = nullptr;
+        (last_ != nullptr ? last_->live_next_ : first_) = &array;
+        last_ = &array;
+        array.listed_ = true;
+        ++size_;
+    }
+
+    void unlink(PendingArray& array) noexcept {
+        if (!array.listed_) {
+            return;
+        }
+        (array.live_previous_ != nullptr ? array.live_previous_->live_next_ : first_) =
+            array.live_next_;
+        (array.live_next_ != nullptr ? array.live_next_->live_previous_ : last_) =
+            array.live_previous_;
+        array.live_previous_ = nullptr;
+        array.live_next_ = nullptr;
+        array.listed_ = false;
+        --size_;
+    }
+
+    // visit(array, the stream it was issued on), for each in order.
+    template <class Visit>
+    void for_each(Visit visit) const {
+        for (PendingArray* array = first_; array != nullptr; array = array->live_next_) {
+            visit(*array, array->issued_on_);
+        }
+    }
+
+    [[nodiscard]] static bool listed(const PendingArray& array) noexcept { return array.listed_; }
+    [[nodiscard]] std::size_t size() const noexcept { return size_; }
+
+private:
+    PendingArray* first_ = nullptr;
+    PendingArray* last_ = nullptr;
+    std::size_t size_ = 0;
+};
+
 namespace {
 
 // Which deferred expressions are live and what each reads. A source is an allocation (the
 // pointer an ndarray's memory() holds) or a pending array not yet computed; once computed, its
-// readers move to its memory.
-struct Live {
-    std::weak_ptr<PendingArray> array;
-    StreamView stream;  // where it was issued, so that a stream's flush runs only its own
-};
-
+// readers move to its memory. A stream's flush runs only what was issued on it.
 struct Registry {
     std::mutex mutex;
-    std::unordered_map<const PendingArray*, Live> live;
+    LiveList live;
     std::unordered_multimap<const void*, PendingArray*> readers;
     std::atomic<std::size_t> count{0};
 };
@@ -44,7 +87,7 @@ void PendingArray::forget() noexcept {
 void PendingArray::forget_locked() noexcept {
     Registry& r = registry();
     const PendingArray* reader = this;
-    r.live.erase(reader);
+    r.live.unlink(*this);
     for (const void* source : sources_) {
         auto [first, last] = r.readers.equal_range(source);
         while (first != last) {
@@ -88,13 +131,13 @@ void run_selected(Select select) {
 template <class Where>
 std::vector<std::shared_ptr<PendingArray>> issued(Where issued_here, bool unread_only = false) {
     return selected([&](Registry& r, std::vector<std::shared_ptr<PendingArray>>& due) {
-        for (const auto& [reader, live] : r.live) {
-            if (issued_here(live.stream) && !(unread_only && r.readers.contains(reader))) {
-                if (auto pending = live.array.lock()) {
+        r.live.for_each([&](PendingArray& reader, StreamView stream) {
+            if (issued_here(stream) && !(unread_only && r.readers.contains(&reader))) {
+                if (auto pending = reader.weak_from_this().lock()) {
                     due.push_back(std::move(pending));
                 }
             }
-        }
+        });
     });
 }
 
@@ -153,7 +196,7 @@ void PendingArray::reads(std::span<const ReadSource> sources) {
     Registry& r = registry();
     sources_.reserve(sources.size());
     const std::scoped_lock lock(r.mutex);
-    r.live.try_emplace(this, Live{weak_from_this(), stream()});
+    r.live.link(*this, stream());
     for (const ReadSource& read : sources) {
         // A pending array is marked computed under this lock, after its readers moved to its
         // memory: one computed already is read as its memory, one not yet moves this later.
@@ -225,8 +268,8 @@ void run_readers_of(const void* source) {
     run_selected([source](Registry& r, std::vector<std::shared_ptr<PendingArray>>& due) {
         const auto [first, last] = r.readers.equal_range(source);
         for (auto it = first; it != last; ++it) {
-            if (const auto found = r.live.find(it->second); found != r.live.end()) {
-                if (auto pending = found->second.array.lock()) {
+            if (LiveList::listed(*it->second)) {
+                if (auto pending = it->second->weak_from_this().lock()) {
                     due.push_back(std::move(pending));
                 }
             }

@@ -61,10 +61,17 @@ private:
     void forget() noexcept;
     void forget_locked() noexcept;
 
+    friend class LiveList;
+
     mutable std::mutex mutex_;
     std::shared_ptr<void> memory_;
     std::atomic<bool> evaluated_{false};
     boost::container::small_vector<const void*, 3> sources_;  // an operation's, inline
+    // Its place in the registry's list of live expressions, and the stream it was issued on.
+    PendingArray* live_previous_ = nullptr;
+    PendingArray* live_next_ = nullptr;
+    bool listed_ = false;
+    StreamView issued_on_;
 };
 
 // Marks what this thread is doing in lazy fusion's own code while it lives. Marks nest (computing

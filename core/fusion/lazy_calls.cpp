@@ -67,9 +67,21 @@ namespace {
 
 // The bounds of one deferred expression, past which its deferred operands run first: the
 // operations inlined into one kernel (ArrayFire's AF_MAX_JIT_LEN is 100 on CUDA), and its array
-// and scalar arguments, whose descriptors share the kernel's parameter space.
+// and scalar arguments, which share the kernel's parameter space (an array's descriptor is far
+// larger than a scalar). Scalars are bounded apart so that a loop of scalar updates splits at the
+// operation bound, into expressions of one structure.
 constexpr int max_operations = 64;
-constexpr int max_arguments = 24;
+constexpr int max_arrays = 24;
+constexpr int max_scalars = 64;
+
+// The length of an expression of `operation` alone, its operands computed.
+LazyLength alone(const LazyOperation& operation) {
+    LazyLength length;
+    for (const Argument& operand : operation.operands) {
+        ++(std::holds_alternative<ndarray>(operand) ? length.arrays : length.scalars);
+    }
+    return length;
+}
 
 std::optional<ndarray> defer(std::shared_ptr<const LazyOperation> made, std::string_view function,
                              const Shape& shape, std::optional<StreamView> given) {
@@ -96,8 +108,7 @@ std::optional<ndarray> defer(std::shared_ptr<const LazyOperation> made, std::str
         return std::nullopt;
     }
     // An operand deferred on another stream runs there, as it would have eagerly.
-    int operations = 1;
-    int arguments = 0;
+    LazyLength length;
     std::vector<std::shared_ptr<LazyExpression>> inlined;
     for (const Argument& operand : operation.operands) {
         const auto* array = std::get_if<ndarray>(&operand);
@@ -107,23 +118,25 @@ std::optional<ndarray> defer(std::shared_ptr<const LazyOperation> made, std::str
             expression = nullptr;
         }
         if (expression) {
-            operations += expression->operations();
-            arguments += expression->arguments();
+            const LazyLength inner = expression->length();
+            length.operations += inner.operations;
+            length.arrays += inner.arrays;
+            length.scalars += inner.scalars;
             inlined.push_back(std::move(expression));
         } else {
-            ++arguments;
+            ++(array != nullptr ? length.arrays : length.scalars);
         }
     }
-    if (operations > max_operations || arguments > max_arguments) {
+    if (length.operations > max_operations || length.arrays > max_arrays ||
+        length.scalars > max_scalars) {
         for (const auto& expression : inlined) {
             (void)expression->memory();
         }
-        operations = 1;
-        arguments = static_cast<int>(operation.operands.size());
+        length = alone(operation);
     }
     const DType dtype = operation.dtype;
-    return ndarray(LazyExpression::make(std::move(made), shape, stream, operations, arguments),
-                   dtype, shape, *device);
+    return ndarray(LazyExpression::make(std::move(made), shape, stream, length), dtype, shape,
+                   *device);
 }
 
 bool valid_axes(const Axis& axis, std::int64_t ndim) {

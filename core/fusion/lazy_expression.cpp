@@ -13,10 +13,10 @@
 namespace kiln::detail {
 
 std::shared_ptr<LazyExpression> LazyExpression::make(std::shared_ptr<const LazyOperation> operation,
-                                                     Shape shape, StreamView stream, int operations,
-                                                     int arguments) {
-    auto expression = std::make_shared<LazyExpression>(std::move(operation), std::move(shape),
-                                                       stream, operations, arguments);
+                                                     Shape shape, StreamView stream,
+                                                     LazyLength length) {
+    auto expression =
+        std::make_shared<LazyExpression>(std::move(operation), std::move(shape), stream, length);
     std::array<ReadSource, 3> sources{};
     std::size_t count = 0;
     for (const Argument& operand : expression->operation_->operands) {
@@ -29,12 +29,11 @@ std::shared_ptr<LazyExpression> LazyExpression::make(std::shared_ptr<const LazyO
 }
 
 LazyExpression::LazyExpression(std::shared_ptr<const LazyOperation> operation, Shape shape,
-                               StreamView stream, int operations, int arguments)
+                               StreamView stream, LazyLength length)
     : operation_(std::move(operation)),
       shape_(std::move(shape)),
       stream_(stream),
-      operations_(operations),
-      arguments_(arguments) {}
+      length_(length) {}
 
 std::shared_ptr<const LazyOperation> LazyExpression::operation() const {
     const std::scoped_lock lock(mutex_);

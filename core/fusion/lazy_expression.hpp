@@ -30,21 +30,29 @@ struct LazyOperation {
     boost::container::small_vector<Argument, 3> operands;
 };
 
+// How long an expression is once its deferred operands are inlined: its operations, and the
+// arrays and scalars its kernel takes as arguments (bounded apart: a scalar is a few bytes of the
+// kernel's parameters, an array a descriptor).
+struct LazyLength {
+    int operations = 1;
+    int arrays = 0;
+    int scalars = 0;
+};
+
 class LazyExpression final : public PendingArray {
 public:
-    // The expression of `operation`, `operations` operations and `arguments` kernel arguments
-    // long once its deferred operands are inlined, registered as reading each array operand.
+    // The expression of `operation`, of `length` once its deferred operands are inlined,
+    // registered as reading each array operand.
     [[nodiscard]] static std::shared_ptr<LazyExpression> make(
         std::shared_ptr<const LazyOperation> operation, Shape shape, StreamView stream,
-        int operations, int arguments);
+        LazyLength length);
     LazyExpression(std::shared_ptr<const LazyOperation> operation, Shape shape, StreamView stream,
-                   int operations, int arguments);
+                   LazyLength length);
 
     [[nodiscard]] StreamView stream() const noexcept override { return stream_; }
     // The operation, or null once computed.
     [[nodiscard]] std::shared_ptr<const LazyOperation> operation() const;
-    [[nodiscard]] int operations() const noexcept { return operations_; }
-    [[nodiscard]] int arguments() const noexcept { return arguments_; }
+    [[nodiscard]] LazyLength length() const noexcept { return length_; }
 
     // The expression behind `a` when it is deferred and not yet computed, else null.
     [[nodiscard]] static std::shared_ptr<LazyExpression> pending_of(const ndarray& a);
@@ -58,8 +66,7 @@ private:
     std::shared_ptr<const LazyOperation> operation_;
     Shape shape_;
     StreamView stream_;
-    int operations_;
-    int arguments_;
+    LazyLength length_;
 };
 
 // The graph of deferred operations: the arrays and scalars they read become the kernel's

@@ -566,6 +566,32 @@ TEST(LazyFusion, AGrowingExpressionRunsAtABoundedSize) {
     EXPECT_NEAR(x.get<double>()[0], 2.0, 1e-12);
 }
 
+// A loop of scalar updates splits at the operation bound (scalars have a bound of their own), so
+// every full stretch has one structure: two kernels in all, that stretch's and the tail's.
+TEST(LazyFusion, AScalarUpdateLoopAsksForTwoKernels) {
+    KILN_REQUIRE_DEVICE();
+    const ndarray start = values({1000}, DType::float32, 1);
+    (void)start.data();  // computed: a deferred cast would be the first stretch's first operation
+    const auto loop = [&] {
+        ndarray x = start;
+        for (int i = 0; i < 1000; ++i) {
+            x = x * (1.0 - 1e-4 * i) + 1e-3 * i;
+        }
+        return x;
+    };
+    const auto requests = [] {
+        const kiln::CompileCacheStatistics s = kiln::compile_cache_statistics();
+        return s.compiles + s.memory_hits + s.disk_hits;
+    };
+    {
+        const LazyFusionScope on(true);
+        const auto before = requests();
+        (void)loop().get<float>();
+        EXPECT_LE(requests() - before, 2U);
+    }
+    expect_bitwise<float>(loop);
+}
+
 // `run(i)` for i in [0, count), eagerly and deferred: the same values, and after the first
 // deferred run no compile, every kernel found by the expression's structure.
 template <class F>

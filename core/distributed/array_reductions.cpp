@@ -1,21 +1,32 @@
 // Reductions of a distributed array: every shard reduces on its device; over every element the
 // ranks' partial results then travel by one all_gather (a fixed number of slots per rank, since a
-// rank may hold several shards or none) and reduce once more.
+// rank may hold several shards or none) and reduce once more. When every rank is in this process,
+// each device instead copies its partials into their slots on the first rank's device.
+#include "../backend.hpp"
+#include "../call_context.hpp"
+#include "../routines/promotion.hpp"
+#include "../routines/reduction_routine.hpp"
+#include "../routines/reductions.hpp"
 #include "index_map.hpp"
 #include "reduction_dtypes.hpp"
 
 #include <kiln/distributed/array_reductions.hpp>
 #include <kiln/distributed/array_shardwise.hpp>
 #include <kiln/distributed/group.hpp>
+#include <kiln/error.hpp>
+#include <kiln/event.hpp>
 #include <kiln/manipulation.hpp>
 #include <kiln/reductions.hpp>
 #include <kiln/ufuncs.hpp>
 
 #include <algorithm>
+#include <cstddef>
 #include <functional>
 #include <limits>
 #include <map>
 #include <numeric>
+#include <optional>
+#include <string_view>
 #include <utility>
 
 namespace kiln::distributed {
@@ -23,6 +34,14 @@ namespace kiln::distributed {
 namespace {
 
 using Reduce = std::function<ndarray(const ndarray&)>;
+
+// A shard's reduction, written into `out` when one is given.
+using ShardReduce = std::function<ndarray(const ndarray&, const std::optional<ndarray>& out)>;
+
+// The dtype kiln's reduction `name` gives an array of `dtype`.
+DType reduced_dtype(std::string_view name, DType dtype) {
+    return kiln::detail::routine_dtypes(*kiln::detail::find_reduction(name), dtype).second;
+}
 
 // A local shard's partial result, and its rank.
 struct Partial {
@@ -142,13 +161,83 @@ ndarray gather_partials(const DistributedArray& a, const std::vector<Partial>& p
     return compact;
 }
 
-// `reduce` of every shard, the partial results of every rank gathered, and `combine` of them on
-// the device of the first local rank.
-ndarray reduce_all(const DistributedArray& a, const Reduce& reduce, const Reduce& combine) {
+// Every shard's partial result (`reduce` of it, of `dtype`) in its slot of one array on the first
+// rank's device, in rank order, when every rank is in this process. The slots are allocated
+// first. The other devices' shards reduce first, then the first device's, straight into their
+// slots; then each other device's stream copies its partials into their slots (device to device
+// where the devices allow it) while the first device still reduces.
+ndarray reduce_into_slots(const DistributedArray& a, DType dtype, const ShardReduce& reduce) {
+    const std::vector<Communicator>& comms = *a.comms();
+    const int first = comms.front().device();
+    const std::vector<Shard>& shards = a.local_shards();
+    std::vector<std::int64_t> slot(shards.size(), -1);
+    std::int64_t slots = 0;
+    for (const Communicator& comm : comms) {
+        for (std::size_t i = 0; i < shards.size(); ++i) {
+            const ShardIndex& where = a.index_map()[shards[i].index];
+            if (where.rank == comm.rank() && has_elements(where)) {
+                slot[i] = slots++;
+            }
+        }
+    }
+    kiln::detail::Backend& gpu = kiln::detail::backend();
+    const StreamView first_stream = kiln::detail::current_stream_of(first);
+    const Event allocated(Device(first), {.disable_timing = true});
+    ndarray gathered = [&] {
+        const DeviceGuard guard(Device{first});
+        return kiln::empty({slots}, dtype);
+    }();
+    gpu.record_event(allocated.native(), first_stream);
+    std::vector<std::pair<std::size_t, ndarray>> partials;  // each other device's, by shard
+    for (std::size_t i = 0; i < shards.size(); ++i) {
+        if (slot[i] >= 0 && shards[i].array.device() != first) {
+            const DeviceGuard guard(Device{shards[i].array.device()});
+            partials.emplace_back(i, reduce(shards[i].array, std::nullopt));
+        }
+    }
+    for (std::size_t i = 0; i < shards.size(); ++i) {
+        if (slot[i] >= 0 && shards[i].array.device() == first) {
+            const DeviceGuard guard(Device{first});
+            (void)reduce(shards[i].array, gathered.slice(std::vector<Index>{slot[i]}));
+        }
+    }
+    // Queued after every reduction, so that no device's reduction waits for these on the host.
+    auto* const base = static_cast<std::byte*>(gathered.data());
+    std::vector<Event> copied;
+    for (const auto& [i, partial] : partials) {
+        if (partial.dtype() != dtype || partial.size() != 1) {
+            throw Error("kiln: distributed reduction: a shard's partial result is " +
+                        std::string(name(partial.dtype())) + " of " +
+                        std::to_string(partial.size()) + " elements, not one " +
+                        std::string(name(dtype)) + " (internal error)");
+        }
+        const int device = partial.device();
+        const StreamView stream = kiln::detail::current_stream_of(device);
+        (void)kiln::detail::reachable(device, first);
+        gpu.stream_wait_event(stream, allocated.native());
+        gpu.copy_async(base + slot[i] * static_cast<std::int64_t>(partial.itemsize()),
+                       partial.data(), partial.nbytes(), stream);
+        copied.emplace_back(Device(device), EventFlags{.disable_timing = true});
+        gpu.record_event(copied.back().native(), stream);
+    }
+    for (const Event& event : copied) {
+        gpu.stream_wait_event(first_stream, event.native());
+    }
+    return gathered;
+}
+
+// `reduce` of every shard (partial results of `dtype`), the partial results of every rank
+// gathered, and `combine` of them on the device of the first local rank.
+ndarray reduce_all(const DistributedArray& a, DType dtype, const ShardReduce& reduce,
+                   const Reduce& combine) {
+    const std::vector<Communicator>& comms = *a.comms();
+    if (static_cast<int>(comms.size()) == comms.front().size()) {
+        const ndarray gathered = reduce_into_slots(a, dtype, reduce);
+        const DeviceGuard guard(Device{comms.front().device()});
+        return combine(gathered);
+    }
     const std::vector<Partial> partials =
-        local_partials(a, [&](const Shard& shard) { return reduce(shard.array); });
-    const DType dtype =
-        partials.empty() ? reduce(detail::probe_array(a)).dtype() : partials.front().value.dtype();
+        local_partials(a, [&](const Shard& shard) { return reduce(shard.array, std::nullopt); });
     return combine(gather_partials(a, partials, dtype));
 }
 
@@ -197,42 +286,64 @@ ndarray divided(const ndarray& total, std::int64_t count) {
 }  // namespace
 
 ndarray sum(const DistributedArray& a) {
-    const Reduce sum = [](const ndarray& x) { return kiln::sum(x); };
-    return reduce_all(a, sum, sum);
+    return reduce_all(
+        a, reduced_dtype("sum", a.dtype()),
+        [](const ndarray& x, const std::optional<ndarray>& out) {
+            return kiln::sum(x, {.out = out});
+        },
+        [](const ndarray& x) { return kiln::sum(x); });
 }
 
 ndarray prod(const DistributedArray& a) {
-    const Reduce prod = [](const ndarray& x) { return kiln::prod(x); };
-    return reduce_all(a, prod, prod);
+    return reduce_all(
+        a, reduced_dtype("prod", a.dtype()),
+        [](const ndarray& x, const std::optional<ndarray>& out) {
+            return kiln::prod(x, {.out = out});
+        },
+        [](const ndarray& x) { return kiln::prod(x); });
 }
 
 ndarray max(const DistributedArray& a) {
-    const Reduce max = [](const ndarray& x) { return kiln::max(x); };
-    return reduce_all(a, max, max);
+    return reduce_all(
+        a, reduced_dtype("max", a.dtype()),
+        [](const ndarray& x, const std::optional<ndarray>& out) {
+            return kiln::max(x, {.out = out});
+        },
+        [](const ndarray& x) { return kiln::max(x); });
 }
 
 ndarray min(const DistributedArray& a) {
-    const Reduce min = [](const ndarray& x) { return kiln::min(x); };
-    return reduce_all(a, min, min);
+    return reduce_all(
+        a, reduced_dtype("min", a.dtype()),
+        [](const ndarray& x, const std::optional<ndarray>& out) {
+            return kiln::min(x, {.out = out});
+        },
+        [](const ndarray& x) { return kiln::min(x); });
 }
 
 ndarray mean(const DistributedArray& a) {
     const DType dtype = detail::mean_dtype(a.dtype());
-    const auto sum = [&](const ndarray& x) { return kiln::sum(x, {.dtype = dtype}); };
-    return reduce_all(a, sum, [&](const ndarray& x) { return divided(kiln::sum(x), a.size()); });
+    return reduce_all(
+        a, dtype,
+        [&](const ndarray& x, const std::optional<ndarray>& out) {
+            return kiln::sum(x, {.dtype = dtype, .out = out});
+        },
+        [&](const ndarray& x) { return divided(kiln::sum(x), a.size()); });
 }
 
 ndarray var(const DistributedArray& a, int ddof) {
     const ndarray center = mean(a);
     std::map<int, ndarray> centers;  // the mean, copied once to each shard's device
-    const auto squared_deviation = [&](const ndarray& x) {
+    const auto squared_deviation = [&](const ndarray& x, const std::optional<ndarray>& out) {
         auto [at, fresh] = centers.try_emplace(x.device());
         if (fresh) {
             at->second = center.to_device(Device(x.device()));
         }
-        return kiln::sum(kiln::square(kiln::absolute(kiln::subtract(x, at->second))));
+        return kiln::sum(kiln::square(kiln::absolute(kiln::subtract(x, at->second))), {.out = out});
     };
-    return reduce_all(a, squared_deviation,
+    // The deviations' dtype: the mean's, real.
+    const DType dtype = reduced_dtype("sum", kiln::detail::real_dtype(center.dtype()));
+    return reduce_all(a, dtype, squared_deviation,
                       [&](const ndarray& x) { return divided(kiln::sum(x), a.size() - ddof); });
 }
 
@@ -256,9 +367,9 @@ ndarray norm(const DistributedArray& a) {
     // numpy.linalg.norm's dtypes: float64 for bool and integers, float16 summed in float32.
     const DType type = detail::accumulate_dtype(a.dtype());
     return reduce_all(
-        a,
-        [&](const ndarray& x) {
-            return kiln::sum(kiln::square(kiln::absolute(x.astype(type, false))));
+        a, reduced_dtype("sum", kiln::detail::real_dtype(type)),
+        [&](const ndarray& x, const std::optional<ndarray>& out) {
+            return kiln::sum(kiln::square(kiln::absolute(x.astype(type, false))), {.out = out});
         },
         [&](const ndarray& x) {
             const ndarray root = kiln::sqrt(kiln::sum(x));

@@ -169,7 +169,8 @@ ndarray reduce(const ReductionRoutine& routine, const ndarray& a, const ReduceOp
         written = options.out->dtype();
         call.out = {*options.out};
     }
-    if (!options.out && a.pending()) {
+    // A pending input fuses into the reduction, also into an out of the result's own dtype.
+    if (written == result && a.pending()) {
         if (auto fused = fused_reduction(routine, a, accumulator, result, call, parameter)) {
             return std::move(*fused);
         }

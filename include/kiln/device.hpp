@@ -60,9 +60,10 @@ public:
     void synchronize() const;
 
     /// Whether this device can read and write `peer`'s memory directly (false for itself), and
-    /// making it able to (CuPy's runtime.deviceCanAccessPeer and deviceEnablePeerAccess). Copies
-    /// between devices work without it, staged by the driver; with it they go device to device.
-    /// Enabling twice is no error; Error when the devices cannot.
+    /// making it able to (CuPy's runtime.deviceCanAccessPeer and deviceEnablePeerAccess). kiln
+    /// enables it by itself, where the devices can, for a copy between devices (which then goes
+    /// device to device, not staged through the host) and for a call given another device's
+    /// array. Enabling twice is no error; Error when the devices cannot.
     [[nodiscard]] bool can_access_peer(const Device& peer) const;
     /// Lets this device's kernels and copies reach `peer`'s memory.
     void enable_peer_access(const Device& peer) const;

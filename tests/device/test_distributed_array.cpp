@@ -17,6 +17,7 @@
 #include <numeric>
 #include <span>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace {
@@ -253,6 +254,48 @@ TEST(DistributedArray, ReductionsOverEveryElementMatchOneDevice) {
     EXPECT_EQ(dist::prod(ints).item<std::int64_t>(), 479001600);
     EXPECT_EQ(dist::sum(ints).item<std::int64_t>(), 78);
     EXPECT_EQ(dist::mean(ints).item<double>(), 6.5);
+}
+
+// Each reduction's partial results take the dtype its one-device form gives (NumPy's: bool and
+// small integers sum in int64 or uint64, means of integers are float64, float16 stays float16,
+// complex variances and norms are real), so the result's dtype and value are one device's.
+TEST(DistributedArray, ReductionsOverEveryElementKeepOneDevicesDtype) {
+    KILN_REQUIRE_TWO_RANKS();
+    const auto comms = two_ranks();
+    const kiln::Shape shape = {9, 4};
+    std::vector<double> x(36);
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        x[i] = static_cast<double>(i % 4) - 1.0;  // -1, 0, 1, 2: exact in every dtype below
+    }
+    using Whole = ndarray (*)(const ndarray&);
+    using Distributed = ndarray (*)(const DistributedArray&);
+    const std::vector<std::tuple<std::string, Whole, Distributed>> reductions = {
+        {"sum", [](const ndarray& a) { return kiln::sum(a); }, &dist::sum},
+        {"prod", [](const ndarray& a) { return kiln::prod(a); }, &dist::prod},
+        {"mean", [](const ndarray& a) { return kiln::mean(a); }, &dist::mean},
+        {"var", [](const ndarray& a) { return kiln::var(a); },
+         [](const DistributedArray& a) { return dist::var(a); }},
+        {"norm", [](const ndarray& a) { return kiln::linalg::norm(a); }, &dist::norm},
+        {"max", [](const ndarray& a) { return kiln::max(a); }, &dist::max},
+    };
+    for (const kiln::DType dtype :
+         {kiln::bool_, kiln::int8, kiln::uint16, kiln::float16, kiln::complex64}) {
+        const ndarray whole = on_one_device(x, shape).astype(dtype);
+        const DistributedArray a = dist::distributed_array(whole, comms);
+        for (const auto& [name, one_device, distributed] : reductions) {
+            if (dtype == kiln::complex64 && name == "max") {
+                continue;
+            }
+            SCOPED_TRACE(name + " of " + std::string(kiln::name(dtype)));
+            const ndarray want = one_device(whole);
+            const ndarray got = distributed(a);
+            ASSERT_EQ(got.dtype(), want.dtype());
+            const auto value = [](const ndarray& r) {
+                return kiln::real(r).astype(kiln::float64).item<double>();
+            };
+            EXPECT_NEAR(value(got), value(want), 1e-3 * (1.0 + std::abs(value(want))));
+        }
+    }
 }
 
 // A deferred shard-wise chain fuses into each shard's sum, in the mean's dtype: no shard's chain

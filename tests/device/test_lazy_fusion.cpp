@@ -960,6 +960,40 @@ TEST(LazyFusion, AReductionWithADtypeIsOneKernelBitwiseTheEager) {
     EXPECT_NEAR(got, want, 1e-9 * static_cast<double>(fh.size()));
 }
 
+// A reduction into an out of its result's dtype fuses the chain as one without out does, bitwise
+// the eager one; an out of another dtype (the result casts into it) runs the chain first.
+TEST(LazyFusion, AReductionIntoOutFusesBitwiseTheEager) {
+    KILN_REQUIRE_DEVICE();
+    const ndarray f = values({64, 100}, DType::float32, 1);
+    const ndarray g = values({64, 100}, DType::float32, 2);
+    const auto chain = [&] { return (f - g) * f + 0.5F; };
+    expect_bitwise_as(DType::float32, [&] {
+        const ndarray out = kiln::zeros({64}, DType::float32);
+        return kiln::sum(chain(), {.axis = 1, .out = out});
+    });
+    expect_bitwise_as(DType::float64, [&] {
+        const ndarray out = kiln::zeros({}, DType::float64);
+        return kiln::mean(chain(), {.dtype = DType::float64, .out = out});
+    });
+    // out is a column of an array the chain reads: the reduction reads it all before writing.
+    expect_bitwise_as(DType::float32, [&] {
+        const ndarray h = f.copy();
+        kiln::max((h - g) * h, {.axis = 1, .out = h[{kiln::Slice{}, 0}]});
+        return h;
+    });
+    const LazyFusionScope on(true);
+    const ndarray out = kiln::zeros({100}, DType::float32);
+    const ndarray fused = chain();
+    const ndarray into = kiln::sum(fused, {.axis = 0, .out = out});
+    EXPECT_EQ(into.data(), out.data());
+    EXPECT_FALSE(fused.pending()->evaluated()) << "the chain was computed on its own";
+    const ndarray wider = kiln::zeros({100}, DType::float64);
+    const ndarray cast = chain();
+    (void)kiln::sum(cast, {.axis = 0, .out = wider});
+    EXPECT_TRUE(cast.pending()->evaluated());
+    EXPECT_EQ(wider.get<double>(), out.astype(DType::float64).get<double>());
+}
+
 TEST(LazyFusion, ReductionsOfZeroDimensionalAndEmptyPendingArraysAreTheEagerOnes) {
     KILN_REQUIRE_DEVICE();
     const ndarray scalar = values({}, DType::float64, 1);

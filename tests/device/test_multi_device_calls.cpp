@@ -6,6 +6,7 @@
 // reach each other (KILN_HOST_PEER_ACCESS=0), so that the refusals run in CI.
 #include "tests/support/backend_under_test.hpp"
 #include "tests/support/expect_error.hpp"
+#include "tests/support/host_devices_apart.hpp"
 
 #include <kiln/jit_kernel.hpp>
 #include <kiln/kiln.hpp>
@@ -29,6 +30,7 @@ using kiln::DeviceGuard;
 using kiln::ndarray;
 using kiln::Stream;
 using kiln::test::expect_error_naming;
+using kiln::test::HostDevicesApart;
 
 KILN_JIT_KERNEL(add_one_kernel, (const double* x, double* y, long long n), {
     long long i = blockDim.x * (long long)blockIdx.x + threadIdx.x;
@@ -47,22 +49,6 @@ ndarray iota_on(int device, std::int64_t n) {
     return made_on(device,
                    [n] { return kiln::arange(0.0, static_cast<double>(n), 1.0, kiln::float64); });
 }
-
-// While in scope the two host devices cannot reach each other's memory. GPUs answer for
-// themselves, so elsewhere this changes nothing.
-class HostDevicesApart {
-public:
-    HostDevicesApart() {
-        setenv("KILN_HOST_PEER_ACCESS", "0", 1);  // NOLINT(concurrency-mt-unsafe)
-    }
-    ~HostDevicesApart() {
-        unsetenv("KILN_HOST_PEER_ACCESS");  // NOLINT(concurrency-mt-unsafe)
-    }
-    HostDevicesApart(const HostDevicesApart&) = delete;
-    HostDevicesApart& operator=(const HostDevicesApart&) = delete;
-    HostDevicesApart(HostDevicesApart&&) = delete;
-    HostDevicesApart& operator=(HostDevicesApart&&) = delete;
-};
 
 TEST(MultiDevice, RoutinesAndKernelsRunOnTheirArraysDeviceWhileAnotherIsCurrent) {
     KILN_REQUIRE_TWO_DEVICES();

@@ -1,9 +1,12 @@
 // A distributed array from the root's data. The root's shape and dtype reach every process in a
 // fixed-size header by one broadcast, and one all_reduce says whether any process disagrees, so
 // that a bad argument anywhere is an error everywhere rather than a rank left waiting. Then the
-// whole array, one shard on the root, is cut into the index map's blocks by fetch_blocks.
+// whole array, one shard on the root, is cut into the index map's blocks by fetch_blocks. When
+// every rank is in this process, each block goes from the source straight to its device instead:
+// no device holds the whole array.
 #include "block_moves.hpp"
 #include "index_map.hpp"
+#include "make_array.hpp"
 #include "shard_bytes.hpp"
 
 #include <kiln/distributed/array_scatter.hpp>
@@ -12,6 +15,7 @@
 #include <kiln/manipulation.hpp>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -139,6 +143,12 @@ DistributedArray scatter_whole(const ndarray& whole, const Description& mine, in
     return {shape, *theirs.dtype, std::move(map), comms, std::move(shards), function};
 }
 
+// Whether every rank of `comms` (which hold this process's root) is in this process.
+bool every_rank_here(const Communicators& comms) {
+    detail::check_communicators(comms, "scatter");
+    return static_cast<int>(comms->size()) == comms->front().size();
+}
+
 // `source` as a C-contiguous array on `device`, copying only when it is not one already.
 ndarray contiguous_on(const ndarray& source, int device) {
     if (source.device() == device && source.c_contiguous()) {
@@ -157,6 +167,9 @@ DistributedArray scatter(const ndarray& source, int root, const Communicators& c
     const Communicator* holder = comms ? detail::local_rank(comms, root) : nullptr;
     if (holder == nullptr) {
         return scatter_whole({}, {}, root, comms, std::move(index_map));
+    }
+    if (every_rank_here(comms)) {
+        return detail::array_of_blocks(source, std::move(index_map), comms, "scatter");
     }
     if (source.shape().size() > header_axes) {
         return scatter_whole({},
@@ -187,6 +200,13 @@ DistributedArray scatter_from_host(const void* values, std::size_t count, DType 
     } else if (holder != nullptr && shape.size() > header_axes) {
         mine.refused = "argument 'shape' has " + std::to_string(shape.size()) +
                        " axes; at most 64 can be scattered";
+    }
+    if (holder != nullptr && every_rank_here(comms)) {
+        if (!mine.refused.empty()) {
+            throw ValueError("kiln: distributed.scatter: " + mine.refused);
+        }
+        return array_of_host_blocks(static_cast<const std::byte*>(values), dtype, shape,
+                                    std::move(index_map), comms, "scatter");
     }
     ndarray whole;
     if (holder != nullptr && mine.refused.empty()) {

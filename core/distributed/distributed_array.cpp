@@ -110,13 +110,7 @@ void DistributedArray::require_element_type(DType type, const char* function) co
 
 DistributedArray distributed_array(const ndarray& source, const Communicators& comms,
                                    std::optional<IndexMap> index_map) {
-    return detail::make_array(source.shape(), source.dtype(), std::move(index_map), comms,
-                              "distributed_array", [&](const ShardIndex& shard) {
-                                  ndarray block =
-                                      kiln::empty(detail::shard_shape(shard), source.dtype());
-                                  copyto(block, source.slice(detail::shard_slices(shard)));
-                                  return block;
-                              });
+    return detail::array_of_blocks(source, std::move(index_map), comms, "distributed_array");
 }
 
 DistributedArray empty(const Shape& shape, const Communicators& comms, DType dtype,
@@ -150,6 +144,30 @@ DistributedArray full(const Shape& shape, const Scalar& value, const Communicato
 
 namespace detail {
 
+DistributedArray array_of_blocks(const ndarray& source, std::optional<IndexMap> index_map,
+                                 const Communicators& comms, const char* function) {
+    return make_array(source.shape(), source.dtype(), std::move(index_map), comms, function,
+                      [&](const ShardIndex& shard) {
+                          ndarray block = kiln::empty(shard_shape(shard), source.dtype());
+                          copyto(block, source.slice(shard_slices(shard)));
+                          return block;
+                      });
+}
+
+DistributedArray array_of_host_blocks(const std::byte* whole, DType dtype, const Shape& shape,
+                                      std::optional<IndexMap> index_map, const Communicators& comms,
+                                      const char* function) {
+    return make_array(shape, dtype, std::move(index_map), comms, function,
+                      [&](const ShardIndex& shard) {
+                          ndarray block = kiln::empty(shard_shape(shard), dtype);
+                          std::vector<std::uint8_t> bytes(block.nbytes());
+                          cut_block(whole, shape, itemsize(dtype), shard,
+                                    reinterpret_cast<std::byte*>(bytes.data()));
+                          byte_view(block).set<std::uint8_t>(bytes);
+                          return block;
+                      });
+}
+
 DistributedArray distributed_from_host(const void* values, std::size_t count, DType dtype,
                                        const Shape& shape, const Communicators& comms,
                                        const std::optional<IndexMap>& index_map) {
@@ -162,16 +180,8 @@ DistributedArray distributed_from_host(const void* values, std::size_t count, DT
                          std::to_string(count) + " elements but shape " + to_string(shape) +
                          " has " + std::to_string(size));
     }
-    const auto* whole = static_cast<const std::byte*>(values);
-    return make_array(shape, dtype, index_map, comms, "distributed_array",
-                      [&](const ShardIndex& shard) {
-                          ndarray block = kiln::empty(shard_shape(shard), dtype);
-                          std::vector<std::uint8_t> bytes(block.nbytes());
-                          cut_block(whole, shape, itemsize(dtype), shard,
-                                    reinterpret_cast<std::byte*>(bytes.data()));
-                          byte_view(block).set<std::uint8_t>(bytes);
-                          return block;
-                      });
+    return array_of_host_blocks(static_cast<const std::byte*>(values), dtype, shape, index_map,
+                                comms, "distributed_array");
 }
 
 }  // namespace detail

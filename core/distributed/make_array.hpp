@@ -4,6 +4,7 @@
 
 #include <kiln/distributed/array.hpp>
 
+#include <cstddef>
 #include <functional>
 #include <optional>
 
@@ -18,5 +19,19 @@ using MakeShard = std::function<ndarray(const ShardIndex&)>;
                                           std::optional<IndexMap> index_map,
                                           const Communicators& comms, const char* function,
                                           const MakeShard& make);
+
+// `source` (an ndarray of this process) cut by `index_map`, each block copied from its device to
+// its rank's device.
+[[nodiscard]] DistributedArray array_of_blocks(const ndarray& source,
+                                               std::optional<IndexMap> index_map,
+                                               const Communicators& comms, const char* function);
+
+// The C-ordered host elements `whole` of `shape` cut by `index_map`, each block copied from the
+// host to its rank's device.
+[[nodiscard]] DistributedArray array_of_host_blocks(const std::byte* whole, DType dtype,
+                                                    const Shape& shape,
+                                                    std::optional<IndexMap> index_map,
+                                                    const Communicators& comms,
+                                                    const char* function);
 
 }  // namespace kiln::distributed::detail

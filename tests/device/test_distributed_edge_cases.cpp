@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <thread>
@@ -88,6 +89,39 @@ TEST(DistributedEdgeCases, ZeroSizeArraysReduceAsNumPyDoes) {
     // An empty host buffer scatters to an empty array.
     const DistributedArray s = dist::scatter(std::span<const double>(), {0, 3}, 0, comms);
     EXPECT_EQ(s.shape(), (kiln::Shape{0, 3}));
+}
+
+// A scatter from the root's host buffer, with every rank in the process, sends each block straight
+// to its device: the root's device holds its own blocks only, so a device too small for the whole
+// array will do.
+TEST(DistributedEdgeCases, AHostBufferScattersWithoutTheWholeArrayOnTheRoot) {
+    KILN_REQUIRE_TWO_RANKS();
+    const auto comms = two_ranks();
+    constexpr std::int64_t rows = 64;
+    constexpr std::int64_t columns = 32768;  // 16 MiB: more than a pool chunk holds
+    const std::vector<double> values = small_integers(rows * columns, 3);
+    const auto whole_bytes = static_cast<std::size_t>(rows * columns) * sizeof(double);
+    kiln::MemoryPool& pool = kiln::get_default_memory_pool(0);
+    Device(0).synchronize();
+    pool.free_all_blocks();
+    const std::size_t limit = pool.total_bytes() + whole_bytes * 3 / 4;
+    struct Unlimited {
+        kiln::MemoryPool& pool;
+        ~Unlimited() { pool.set_limit(0); }
+    } unlimited{pool};
+    pool.set_limit(limit);
+    const std::vector<std::optional<dist::IndexMap>> maps = {
+        std::nullopt, dist::make_2d_index_map({rows, columns}, {0, 40, rows}, {0, 3000, columns},
+                                              {{0, 1}, {1, 0}})};
+    for (const auto& map : maps) {
+        SCOPED_TRACE(map ? "2-D blocks" : "row blocks");
+        const DistributedArray a =
+            dist::scatter(std::span<const double>(values), {rows, columns}, 0, comms, map);
+        EXPECT_EQ(a.get<double>(), values);
+        EXPECT_LE(pool.total_bytes(), limit);
+    }
+    // The same array through the root's device, as an ndarray there, is what the limit refuses.
+    EXPECT_THROW((void)kiln::array(values, kiln::Shape{rows, columns}), kiln::OutOfMemory);
 }
 
 TEST(DistributedEdgeCases, StridedAndTransposedOperandsMatchOneDevice) {

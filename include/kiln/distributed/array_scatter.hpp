@@ -20,7 +20,9 @@ namespace kiln::distributed {
 /// `source` (an ndarray of any layout on any device of the root's process, passed there only;
 /// the others pass ndarray()) cut by `index_map` (default split_index_map along axis 0) and sent
 /// to its ranks: its shape and dtype are the root's (the root's own ndarray() is the empty
-/// float64 array it is). ValueError for a root outside the communicator.
+/// float64 array it is). With every rank in this process each block goes straight to its device;
+/// across processes the root's device holds the whole array while it sends. ValueError for a root
+/// outside the communicator.
 [[nodiscard]] DistributedArray scatter(const ndarray& source, int root, const Communicators& comms,
                                        std::optional<IndexMap> index_map = std::nullopt);
 
@@ -34,7 +36,8 @@ namespace detail {
 }  // namespace detail
 
 /// `values` (the whole array in C order, on the root's process; the others pass an empty span)
-/// cut into shards of `shape` and sent to their ranks. Every process passes `shape` and T: a
+/// cut into shards of `shape` and sent to their ranks (straight from the host where every rank is
+/// in this process). Every process passes `shape` and T: a
 /// process whose shape or element type differs from the root's gets a ValueError, and every
 /// process one when the root's values do not hold shape's elements.
 template <class T>

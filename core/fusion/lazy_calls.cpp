@@ -209,11 +209,7 @@ std::optional<ndarray> fused_reduction(const ReductionRoutine& routine, const nd
                                        DType accumulator, DType result,
                                        const ReductionCallOptions& options,
                                        const std::optional<Scalar>& parameter) {
-    constexpr std::array<std::string_view, 10> fusable = {
-        "sum", "prod", "mean", "max", "min", "var", "std", "norm", "argmax", "argmin"};
-    if (!lazy_fusion() || a.size() == 0 ||
-        std::find(fusable.begin(), fusable.end(), routine.name) == fusable.end() ||
-        !valid_axes(options.axis, a.ndim())) {
+    if (!lazy_fusion() || a.size() == 0 || !valid_axes(options.axis, a.ndim())) {
         return std::nullopt;
     }
     const auto expression = LazyExpression::pending_of(a);

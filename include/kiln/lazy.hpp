@@ -6,13 +6,13 @@
 /// waited on, captured or asked whether it is done, or a graph is launched on it (another stream's
 /// expressions stay pending), when its device is synchronized, when the expression grows past a
 /// bounded size, or when memory runs short (an allocation that fails runs the device's deferred
-/// expressions, freeing the inputs only they hold, and is tried once more). A reduction (sum,
-/// prod, mean, max, min, var, std, argmax, argmin, a vector norm; with a dtype or without) of
-/// such an array fuses the chain into its map, so mean((a - b) * (a - b)) is one reduction
-/// kernel. Shapes and dtypes are checked at the call, as eagerly, and the values are bitwise the
-/// eager ones. On by default: KILN_LAZY=0 at start turns it off (KILN_LAZY=1 keeps it on; any
-/// other value is an Error), set_lazy_fusion switches it, and LazyFusionScope switches it for a
-/// scope.
+/// expressions, freeing the inputs only they hold, and is tried once more). A reduction of such
+/// an array (any of them: sum to argmin, the NaN-ignoring forms, all, any, count_nonzero, a vector
+/// norm; with a dtype, and into an out of the result's dtype) fuses the chain into its map, so
+/// mean((a - b) * (a - b)) is one reduction kernel. Shapes and dtypes are checked at the call, as
+/// eagerly, and the values are bitwise the eager ones. On by default: KILN_LAZY=0 at start turns it
+/// off (KILN_LAZY=1 keeps it on; any other value is an Error), set_lazy_fusion switches it, and
+/// LazyFusionScope switches it for a scope.
 #pragma once
 
 namespace kiln {

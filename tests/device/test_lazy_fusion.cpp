@@ -23,6 +23,7 @@
 #include <string>
 #include <thread>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -208,6 +209,44 @@ TEST(LazyFusion, AReductionOfAPendingArrayIsOneKernelBitwiseTheEager) {
     EXPECT_FALSE(squared.pending()->evaluated());
     EXPECT_FALSE(d.pending()->evaluated());
     EXPECT_EQ(m.pending(), nullptr);
+}
+
+// Every reduction fuses a pending input: the NaN-ignoring forms (with NaNs in the chain), all, any
+// and count_nonzero, bitwise the eager ones, over every element and along an axis.
+TEST(LazyFusion, NanReductionsAndTruthReductionsFuseBitwiseTheEager) {
+    KILN_REQUIRE_DEVICE();
+    const ndarray a = values({64, 100}, DType::float64, 1);
+    const ndarray b = values({64, 100}, DType::float64, 2);
+    // NaN where a < b (about half of the elements), else a - b.
+    const auto with_nans = [&] { return kiln::sqrt(a - b); };
+    using Reduce = ndarray (*)(const ndarray&, const kiln::ReduceOptions&);
+    const std::vector<std::pair<std::string, Reduce>> nan_forms = {
+        {"nansum", &kiln::nansum}, {"nanprod", &kiln::nanprod}, {"nanmean", &kiln::nanmean},
+        {"nanvar", &kiln::nanvar}, {"nanstd", &kiln::nanstd},   {"nanmax", &kiln::nanmax},
+        {"nanmin", &kiln::nanmin}};
+    for (const auto& [name, reduce] : nan_forms) {
+        SCOPED_TRACE(name);
+        expect_bitwise<double>([&] { return reduce(with_nans(), {}); });
+        expect_bitwise<double>([&] { return reduce(with_nans(), {.axis = 1}); });
+    }
+    const std::vector<std::pair<std::string, Reduce>> truth = {{"all", &kiln::all},
+                                                               {"any", &kiln::any}};
+    for (const auto& [name, reduce] : truth) {
+        SCOPED_TRACE(name);
+        expect_bitwise<bool>([&] { return reduce(kiln::greater(a * 2.0, b), {}); });
+        expect_bitwise<bool>([&] { return reduce(a - b, {.axis = 0}); });
+    }
+    expect_bitwise<std::int64_t>([&] { return kiln::count_nonzero(kiln::less(a, b), {}); });
+    expect_bitwise<std::int64_t>(
+        [&] { return kiln::count_nonzero(kiln::floor(a - b), {.axis = 1}); });
+    // Fused: the chains were never computed on their own.
+    const LazyFusionScope on(true);
+    const ndarray nans = with_nans();
+    const ndarray mask = kiln::less(a, b);
+    (void)kiln::nanmean(nans);
+    (void)kiln::count_nonzero(mask);
+    EXPECT_FALSE(nans.pending()->evaluated());
+    EXPECT_FALSE(mask.pending()->evaluated());
 }
 
 TEST(LazyFusion, AnInPlaceWriteComesAfterTheExpressionsReadingTheArray) {

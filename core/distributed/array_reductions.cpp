@@ -241,19 +241,24 @@ ndarray reduce_all(const DistributedArray& a, DType dtype, const ShardReduce& re
     return combine(gather_partials(a, partials, dtype));
 }
 
-// The flat index in the whole array of element `local` (flat, C order) of `shard`.
-std::int64_t global_index(const Shape& shape, const ShardIndex& shard, std::int64_t local) {
-    std::vector<std::int64_t> coordinate(shape.size());
+// The flat index in the whole array of element `local` (a 0-d int64 array: the flat index in
+// `shard`, C order), computed on local's device: no read on the host, so no shard waits for
+// another's.
+ndarray global_index(const Shape& shape, const ShardIndex& shard, const ndarray& local) {
+    ndarray rest = local;
+    std::optional<ndarray> index;
+    std::int64_t stride = 1;
     for (std::size_t axis = shape.size(); axis-- > 0;) {
         const std::int64_t extent = shard.ranges[axis].end - shard.ranges[axis].begin;
-        coordinate[axis] = shard.ranges[axis].begin + local % extent;
-        local /= extent;
+        const ndarray within = axis == 0 ? rest : kiln::remainder(rest, extent);
+        const ndarray term = (within + shard.ranges[axis].begin) * stride;
+        index = index ? *index + term : term;
+        if (axis > 0) {
+            rest = kiln::floor_divide(rest, extent);
+        }
+        stride *= shape[axis];
     }
-    std::int64_t index = 0;
-    for (std::size_t axis = 0; axis < shape.size(); ++axis) {
-        index = index * shape[axis] + coordinate[axis];
-    }
-    return index;
+    return index.value_or(local);
 }
 
 // The flat index of the element that `best` (max or min) picks, with `arg` (argmax or argmin)
@@ -263,8 +268,7 @@ ndarray arg_reduce(const DistributedArray& a, const Reduce& best, const Reduce& 
     const std::vector<Partial> values =
         local_partials(a, [&](const Shard& shard) { return best(shard.array); });
     const std::vector<Partial> indices = local_partials(a, [&](const Shard& shard) {
-        const auto local = arg(shard.array).item<std::int64_t>();
-        return kiln::full({}, global_index(a.shape(), a.index_map()[shard.index], local), int64);
+        return global_index(a.shape(), a.index_map()[shard.index], arg(shard.array));
     });
     const DType dtype =
         values.empty() ? best(detail::probe_array(a)).dtype() : values.front().value.dtype();

@@ -132,6 +132,17 @@ TEST(DistributedArray, ThreeDimensionalBlocksSplitAlongTheMiddleAxis) {
     }
     EXPECT_EQ(a.local_shards()[1].array.get<std::int16_t>(), expected);
     EXPECT_EQ(a.get<std::int16_t>(), values);
+    // argmax and argmin map a shard's flat index through all three axes: (7 i + 30) mod 60 puts
+    // 59 at i = 47 = (2, 1, 2), in shard 0, and 0 at i = 30 = (1, 2, 0), in shard 1.
+    std::vector<std::int16_t> shuffled(60);
+    for (std::size_t i = 0; i < shuffled.size(); ++i) {
+        shuffled[i] = static_cast<std::int16_t>((7 * i + 30) % 60);
+    }
+    const DistributedArray b =
+        dist::distributed_array(std::span<const std::int16_t>(shuffled), {3, 4, 5}, comms,
+                                dist::split_index_map({3, 4, 5}, 2, 1));
+    EXPECT_EQ(dist::argmax(b).item<std::int64_t>(), 47);
+    EXPECT_EQ(dist::argmin(b).item<std::int64_t>(), 30);
 }
 
 TEST(DistributedArray, CreationFillsEveryShard) {

@@ -12,6 +12,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
@@ -51,17 +52,24 @@ struct Node {
     // The operation's name, for messages: the ufunc's, "where", "astype" or the reduction's.
     [[nodiscard]] std::string_view operation() const noexcept;
 
-private:
-    [[nodiscard]] auto order() const {
-        return std::tuple(kind, dtype, loop, argument, operands,
-                          ufunc != nullptr ? ufunc->name : std::string_view(),
-                          routine != nullptr ? routine->name : std::string_view(), value, all_axes,
-                          axes, keepdims);
+    // Nodes in an order of everything that makes them differ, for hash-consing; the ufunc and
+    // the routine by address, since each is one static definition.
+    friend bool operator<(const Node& a, const Node& b) {
+        const auto head = [](const Node& n) {
+            return std::tie(n.kind, n.dtype, n.loop, n.argument, n.operands);
+        };
+        if (head(a) != head(b)) {
+            return head(a) < head(b);
+        }
+        if (a.ufunc != b.ufunc) {
+            return std::less<>()(a.ufunc, b.ufunc);
+        }
+        if (a.routine != b.routine) {
+            return std::less<>()(a.routine, b.routine);
+        }
+        return std::tie(a.value, a.all_axes, a.axes, a.keepdims) <
+               std::tie(b.value, b.all_axes, b.axes, b.keepdims);
     }
-
-public:
-    // Nodes in an order of everything that makes them differ, for hash-consing.
-    friend bool operator<(const Node& a, const Node& b) { return a.order() < b.order(); }
 };
 
 class Graph {

@@ -6,6 +6,8 @@
 #include "fused_source.hpp"
 
 #include <array>
+#include <bit>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -16,29 +18,32 @@ namespace kiln::detail {
 
 namespace {
 
-// Everything the kernel's source depends on, node by node.
+// Everything the kernel's source depends on, node by node, as bytes: the ufunc and the routine
+// by address (each is one static definition), so that the key is built without formatting.
 std::string structure(const Graph& graph, std::int32_t output) {
-    std::string key = std::to_string(output);
+    constexpr std::size_t node_bytes = 64;  // a node without axes, rounded up
+    std::string key;
+    key.reserve((graph.size() + 1) * node_bytes);
+    const auto append = [&key](const auto& value) {
+        key.append(reinterpret_cast<const char*>(&value), sizeof(value));
+    };
+    append(output);
     for (std::size_t id = 0; id < graph.size(); ++id) {
         const Node& node = graph.node(static_cast<std::int32_t>(id));
-        key += ';';
-        key += std::to_string(static_cast<int>(node.kind)) + ',' +
-               std::to_string(static_cast<int>(node.dtype)) + ',' +
-               std::to_string(static_cast<int>(node.loop)) + ',' + std::to_string(node.argument) +
-               ',';
-        for (const std::int32_t operand : node.operands) {
-            key += std::to_string(operand) + ',';
-        }
-        key += std::string(node.operation());
-        if (node.routine != nullptr) {  // the norms share a name
-            key += std::string(node.routine->map) + std::string(node.routine->combine) +
-                   std::string(node.routine->post);
-        }
+        append(node.kind);
+        append(node.dtype);
+        append(node.loop);
+        append(node.argument);
+        append(node.operands);
+        append(std::bit_cast<std::uintptr_t>(node.ufunc));
+        append(std::bit_cast<std::uintptr_t>(node.routine));
+        append(node.value);
+        append(node.all_axes);
+        append(node.keepdims);
+        append(node.axes.size());
         for (const int axis : node.axes) {
-            key += ',' + std::to_string(axis);
+            append(axis);
         }
-        key += node.all_axes ? 'a' : '-';
-        key += node.keepdims ? 'k' : '-';
     }
     return key;
 }

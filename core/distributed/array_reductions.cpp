@@ -193,6 +193,14 @@ ndarray reduce_into_slots(const DistributedArray& a, DType dtype, const ShardRed
         if (slot[i] >= 0 && shards[i].array.device() != first) {
             const DeviceGuard guard(Device{shards[i].array.device()});
             partials.emplace_back(i, reduce(shards[i].array, std::nullopt));
+            // Checked before any copy is queued: a throw leaves no copy that nothing waits for.
+            const ndarray& partial = partials.back().second;
+            if (partial.dtype() != dtype || partial.size() != 1) {
+                throw Error("kiln: distributed reduction: a shard's partial result is " +
+                            std::string(name(partial.dtype())) + " of " +
+                            std::to_string(partial.size()) + " elements, not one " +
+                            std::string(name(dtype)) + " (internal error)");
+            }
         }
     }
     for (std::size_t i = 0; i < shards.size(); ++i) {
@@ -205,12 +213,6 @@ ndarray reduce_into_slots(const DistributedArray& a, DType dtype, const ShardRed
     auto* const base = static_cast<std::byte*>(gathered.data());
     std::vector<Event> copied;
     for (const auto& [i, partial] : partials) {
-        if (partial.dtype() != dtype || partial.size() != 1) {
-            throw Error("kiln: distributed reduction: a shard's partial result is " +
-                        std::string(name(partial.dtype())) + " of " +
-                        std::to_string(partial.size()) + " elements, not one " +
-                        std::string(name(dtype)) + " (internal error)");
-        }
         const int device = partial.device();
         const StreamView stream = kiln::detail::current_stream_of(device);
         (void)kiln::detail::reachable(device, first);

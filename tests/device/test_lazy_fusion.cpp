@@ -499,10 +499,7 @@ TEST(LazyFusion, MemoryRunningShortRunsTheDeferredExpressionsAndTriesAgain) {
 }
 
 TEST(LazyFusion, EachDeviceRunsItsOwn) {
-    KILN_REQUIRE_DEVICE();
-    if (kiln::device_count() < 2) {
-        GTEST_SKIP() << "one device";
-    }
+    KILN_REQUIRE_TWO_DEVICES();
     const LazyFusionScope on(true);
     const ndarray a = values({100}, DType::float64, 1);
     const auto host = a.get<double>();
@@ -527,10 +524,7 @@ TEST(LazyFusion, EachDeviceRunsItsOwn) {
 // deferred on either stream that the copy does not read stay pending (kiln's distributed
 // reductions copy partial results while the caller still holds the shards' chains).
 TEST(LazyFusion, ACopyAcrossDevicesRunsOnlyWhatItReads) {
-    KILN_REQUIRE_DEVICE();
-    if (kiln::device_count() < 2) {
-        GTEST_SKIP() << "one device";
-    }
+    KILN_REQUIRE_TWO_DEVICES();
     const LazyFusionScope on(true);
     const ndarray a = values({100}, DType::float64, 1);
     const auto host = a.get<double>();

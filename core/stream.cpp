@@ -12,6 +12,7 @@
 #include <kiln/stream.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <exception>
 #include <mutex>
 #include <unordered_set>
@@ -54,6 +55,25 @@ std::unordered_set<void*>& retired() {
 bool detail::stream_retired(StreamView stream) {
     const std::scoped_lock lock(retired_mutex);
     return retired().contains(stream.native());
+}
+
+// Streams whose work a kiln::Stream captures now; the count lets a call check without the lock
+// while nothing is captured.
+namespace {
+std::atomic<int> capture_count{0};
+std::mutex capture_mutex;
+std::unordered_set<void*>& capturing() {
+    static auto& handles = *new std::unordered_set<void*>();
+    return handles;
+}
+}  // namespace
+
+bool detail::stream_capturing(StreamView stream) {
+    if (capture_count.load(std::memory_order_acquire) == 0) {
+        return false;
+    }
+    const std::scoped_lock lock(capture_mutex);
+    return capturing().contains(stream.native());
 }
 
 StreamView per_thread_stream() {
@@ -190,10 +210,21 @@ Event Stream::record() const {
 void Stream::begin_capture() const {
     detail::run_pending_on(view());
     detail::backend().begin_capture(view());
+    const std::scoped_lock lock(capture_mutex);
+    if (capturing().insert(view().native()).second) {
+        capture_count.fetch_add(1, std::memory_order_release);
+    }
 }
 
 Graph Stream::end_capture() const {
     detail::run_pending_on(view());
+    {
+        // The capture ends here even when the vendor's call reports it broken.
+        const std::scoped_lock lock(capture_mutex);
+        if (capturing().erase(view().native()) > 0) {
+            capture_count.fetch_sub(1, std::memory_order_release);
+        }
+    }
     return {detail::backend().end_capture(view()), device_};
 }
 

@@ -15,6 +15,7 @@
 #include <kiln/distributed/group.hpp>
 #include <kiln/error.hpp>
 #include <kiln/event.hpp>
+#include <kiln/fuse.hpp>
 #include <kiln/manipulation.hpp>
 #include <kiln/reductions.hpp>
 #include <kiln/ufuncs.hpp>
@@ -285,8 +286,11 @@ ndarray arg_reduce(const DistributedArray& a, const Reduce& best, const Reduce& 
     return kiln::min(kiln::where(tied, found_at, std::numeric_limits<std::int64_t>::max()));
 }
 
-ndarray divided(const ndarray& total, std::int64_t count) {
-    return kiln::true_divide(total, static_cast<double>(count));
+// sum(partials) / count, as one kernel: the division is the reduction's post-map.
+ndarray divided_sum(const ndarray& partials, std::int64_t count) {
+    static const auto sum_divided =
+        kiln::fuse("distributed_divided_sum", [](auto x, auto n) { return kiln::sum(x) / n; });
+    return sum_divided(partials, static_cast<double>(count));
 }
 
 }  // namespace
@@ -334,7 +338,7 @@ ndarray mean(const DistributedArray& a) {
         [&](const ndarray& x, const std::optional<ndarray>& out) {
             return kiln::sum(x, {.dtype = dtype, .out = out});
         },
-        [&](const ndarray& x) { return divided(kiln::sum(x), a.size()); });
+        [&](const ndarray& x) { return divided_sum(x, a.size()); });
 }
 
 ndarray var(const DistributedArray& a, int ddof) {
@@ -350,7 +354,7 @@ ndarray var(const DistributedArray& a, int ddof) {
     // The deviations' dtype: the mean's, real.
     const DType dtype = reduced_dtype("sum", kiln::detail::real_dtype(center.dtype()));
     return reduce_all(a, dtype, squared_deviation,
-                      [&](const ndarray& x) { return divided(kiln::sum(x), a.size() - ddof); });
+                      [&](const ndarray& x) { return divided_sum(x, a.size() - ddof); });
 }
 
 ndarray std(const DistributedArray& a, int ddof) {
@@ -378,7 +382,9 @@ ndarray norm(const DistributedArray& a) {
             return kiln::sum(kiln::square(kiln::absolute(x.astype(type, false))), {.out = out});
         },
         [&](const ndarray& x) {
-            const ndarray root = kiln::sqrt(kiln::sum(x));
+            static const auto root_of_sum = kiln::fuse(
+                "distributed_root_of_sum", [](auto y) { return kiln::sqrt(kiln::sum(y)); });
+            const ndarray root = root_of_sum(x);
             return a.dtype() == float16 ? root.astype(float16) : root;
         });
 }

@@ -87,6 +87,41 @@ std::string constant_literal(const Node& node) {
     }
 }
 
+// The statement computing `node` into a new temporary `target` from its operands' names.
+std::string statement(const Node& node, const std::string& target,
+                      const std::vector<std::string>& operands) {
+    const std::string type(c_type(node.dtype));
+    if (node.kind == NodeKind::constant) {
+        return "const " + type + " " + target + " = " + constant_literal(node) + ";\n";
+    }
+    const auto bind = [&](std::initializer_list<const char*> names) {
+        std::string code;
+        std::size_t o = 0;
+        for (const char* bound : names) {
+            if (o < operands.size()) {
+                code += std::string("const auto& ") + bound + " = " + operands[o] + ";\n";
+            }
+            ++o;
+        }
+        return code;
+    };
+    std::string code = type + " " + target + ";\n{\n";
+    switch (node.kind) {
+        case NodeKind::ufunc:
+            code += bind({"x", "y", "w"}) + type + "& z = " + target + ";\n" +
+                    ufunc_operation(*node.ufunc, node.loop, node.dtype) + "\n";
+            break;
+        case NodeKind::where:
+            code += bind({"q", "x", "y"}) + type + "& z = " + target + ";\n" +
+                    where_operation(node.loop, node.dtype) + "\n";
+            break;
+        default:  // astype
+            code += bind({"s"}) + target + " = " + conversion(node.loop, node.dtype) + ";\n";
+            break;
+    }
+    return code + "}\n";
+}
+
 // Statements computing nodes into temporaries `_t<id>`, each once, operands first. The
 // reduction, when `reduced` names it, is a value already computed under that name.
 class Emitter {
@@ -114,49 +149,17 @@ public:
             return;
         }
         done_[static_cast<std::size_t>(id)] = true;
+        std::vector<std::string> operands;
         for (int o = 0; o < node.arity(); ++o) {
             emit(node.operands.at(static_cast<std::size_t>(o)));
+            operands.push_back(name(node.operands.at(static_cast<std::size_t>(o))));
         }
-        const std::string type(c_type(node.dtype));
-        const std::string target = name(id);
-        if (node.kind == NodeKind::constant) {
-            code_ += "const " + type + " " + target + " = " + constant_literal(node) + ";\n";
-            return;
-        }
-        code_ += type + " " + target + ";\n{\n";
-        switch (node.kind) {
-            case NodeKind::ufunc:
-                bind({"x", "y", "w"}, node);
-                code_ += type + "& z = " + target + ";\n" +
-                         ufunc_operation(*node.ufunc, node.loop, node.dtype) + "\n";
-                break;
-            case NodeKind::where:
-                bind({"q", "x", "y"}, node);
-                code_ += type + "& z = " + target + ";\n" + where_operation(node.loop, node.dtype) +
-                         "\n";
-                break;
-            default:  // astype
-                bind({"s"}, node);
-                code_ += target + " = " + conversion(node.loop, node.dtype) + ";\n";
-                break;
-        }
-        code_ += "}\n";
+        code_ += statement(node, name(id), operands);
     }
 
     [[nodiscard]] const std::string& code() const noexcept { return code_; }
 
 private:
-    void bind(std::initializer_list<const char*> names, const Node& node) {
-        std::size_t o = 0;
-        for (const char* bound : names) {
-            if (o < static_cast<std::size_t>(node.arity())) {
-                code_ +=
-                    std::string("const auto& ") + bound + " = " + name(node.operands.at(o)) + ";\n";
-            }
-            ++o;
-        }
-    }
-
     const Graph& graph_;
     std::string reduced_;
     std::vector<bool> done_;
@@ -299,6 +302,65 @@ void define_reduction(FusedDefinition& fused, const Graph& graph, std::int32_t o
                           "out0 = " + post.name(output);
 }
 
+// The rolled chain's statements, after the prefix's: one block per step, each reading the
+// values carried from the step before (`_c<id>`, named by the first step's node that produces
+// them) and its own scalars, and leaving the step's last value in `_last`.
+std::string rolled_steps(const Graph& graph, const RolledChain& chain, std::int32_t max_steps,
+                         Emitter& prefix, const std::string& count) {
+    const std::int32_t end = chain.prefix + chain.period;
+    const auto carried = [&](std::int32_t id, std::size_t o) {
+        const std::int32_t operand = graph.node(id).operands.at(o);
+        return operand < chain.prefix && graph.node(id + chain.period).operands.at(o) != operand;
+    };
+    std::set<std::int32_t> carried_values;
+    for (std::int32_t id = chain.prefix; id < end; ++id) {
+        const Node& node = graph.node(id);
+        for (std::size_t o = 0; o < static_cast<std::size_t>(node.arity()); ++o) {
+            if (node.operands.at(o) < chain.prefix) {
+                prefix.emit(node.operands.at(o));
+            }
+            if (carried(id, o)) {
+                carried_values.insert(node.operands.at(o) + chain.period);
+            }
+        }
+    }
+    std::string code;
+    for (const std::int32_t value : carried_values) {
+        code += std::string(c_type(graph.node(value).dtype)) + " _c" + std::to_string(value) +
+                " = " + prefix.name(value - chain.period) + ";\n";
+    }
+    code += std::string(c_type(graph.node(end - 1).dtype)) + " _last;\n";
+    for (std::int32_t step = 0; step < max_steps; ++step) {
+        code += step < 2 ? "{\n" : "if (" + count + " > " + std::to_string(step) + ") {\n";
+        for (std::int32_t id = chain.prefix; id < end; ++id) {
+            const Node& node = graph.node(id);
+            if (node.kind == NodeKind::scalar) {
+                continue;
+            }
+            std::vector<std::string> operands;
+            for (std::size_t o = 0; o < static_cast<std::size_t>(node.arity()); ++o) {
+                const std::int32_t operand = node.operands.at(o);
+                const Node& read = graph.node(operand);
+                if (operand < chain.prefix) {
+                    operands.push_back(carried(id, o)
+                                           ? "_c" + std::to_string(operand + chain.period)
+                                           : prefix.name(operand));
+                } else if (read.kind == NodeKind::scalar) {
+                    operands.push_back(argument_name(read.argument + step * chain.scalars));
+                } else {
+                    operands.push_back("_t" + std::to_string(operand));
+                }
+            }
+            code += statement(node, "_t" + std::to_string(id), operands);
+        }
+        for (const std::int32_t value : carried_values) {
+            code += "_c" + std::to_string(value) + " = _t" + std::to_string(value) + ";\n";
+        }
+        code += "_last = _t" + std::to_string(end - 1) + ";\n}\n";
+    }
+    return code;
+}
+
 }  // namespace
 
 FusedDefinition define_fused(const Graph& graph, std::span<const std::int32_t> outputs) {
@@ -330,6 +392,47 @@ FusedDefinition define_fused(const Graph& graph, std::span<const std::int32_t> o
     }
     fused.reduction = true;
     define_reduction(fused, graph, outputs.front());
+    return fused;
+}
+
+FusedDefinition define_rolled(const Graph& graph, const RolledChain& chain,
+                              std::int32_t max_steps) {
+    FusedDefinition fused;
+    fused.name = "fused_" + graph.name() + "_rolled";
+    const std::array<std::int32_t, 1> output{static_cast<std::int32_t>(graph.size()) - 1};
+    const std::vector<bool> used = reachable(graph, output);
+    const auto scalars = scalar_dtypes(graph, used);
+    const auto add = [&fused](std::int32_t position, DType dtype) {
+        fused.in_params += (fused.in_params.empty() ? "" : ", ") + std::string(name(dtype)) + " " +
+                           argument_name(position);
+        fused.arguments.push_back(position);
+    };
+    std::map<std::int32_t, DType> prefix;  // the prefix's arguments, by position
+    fused.scalars_only = true;
+    for (std::int32_t id = 0; id < chain.prefix; ++id) {
+        const Node& node = graph.node(id);
+        if (used[static_cast<std::size_t>(id)] && node.kind == NodeKind::array) {
+            prefix.emplace(node.argument, node.dtype);
+            fused.scalars_only = false;
+        } else if (used[static_cast<std::size_t>(id)] && node.kind == NodeKind::scalar) {
+            prefix.emplace(node.argument, scalars.at(node.argument));
+        }
+    }
+    for (const auto& [position, dtype] : prefix) {
+        add(position, dtype);
+    }
+    for (std::int32_t step = 0; step < max_steps; ++step) {
+        for (std::int32_t s = 0; s < chain.scalars; ++s) {
+            add(chain.first_scalar + step * chain.scalars + s, scalars.at(chain.first_scalar + s));
+        }
+    }
+    const std::int32_t count = chain.first_scalar + max_steps * chain.scalars;
+    add(count, DType::int64);
+    fused.out_params = std::string(name(graph.node(output[0]).dtype)) + " out0";
+    Emitter values(graph, "");
+    const std::string steps = rolled_steps(graph, chain, max_steps, values, argument_name(count));
+    fused.preamble = "#include <kiln/ufunc.h>\n";
+    fused.operation = values.code() + steps + "out0 = _last;\n";
     return fused;
 }
 

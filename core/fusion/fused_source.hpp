@@ -5,6 +5,7 @@
 #pragma once
 
 #include "graph.hpp"
+#include "rolled_chain.hpp"
 
 #include <kiln/reduction_kernel.hpp>
 
@@ -40,5 +41,12 @@ struct FusedDefinition {
 // follows the reduction.
 [[nodiscard]] FusedDefinition define_fused(const Graph& graph,
                                            std::span<const std::int32_t> outputs);
+
+// The elementwise kernel of `chain` (rolled_chain.hpp) for up to `max_steps` steps: the prefix,
+// then the step `max_steps` times, each one past the second only while the step count, its last
+// argument (int64), is larger. Its arguments: the prefix's, every step's scalars (the steps not
+// taken read zeros), then the count.
+[[nodiscard]] FusedDefinition define_rolled(const Graph& graph, const RolledChain& chain,
+                                            std::int32_t max_steps);
 
 }  // namespace kiln::detail

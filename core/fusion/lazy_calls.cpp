@@ -65,15 +65,6 @@ namespace detail {
 
 namespace {
 
-// The bounds of one deferred expression, past which its deferred operands run first: the
-// operations inlined into one kernel (ArrayFire's AF_MAX_JIT_LEN is 100 on CUDA), and its array
-// and scalar arguments, which share the kernel's parameter space (an array's descriptor is far
-// larger than a scalar). Scalars are bounded apart so that a loop of scalar updates splits at the
-// operation bound, into expressions of one structure.
-constexpr int max_operations = 64;
-constexpr int max_arrays = 24;
-constexpr int max_scalars = 64;
-
 // The length of an expression of `operation` alone, its operands computed.
 LazyLength alone(const LazyOperation& operation) {
     LazyLength length;
@@ -127,8 +118,8 @@ std::optional<ndarray> defer(std::shared_ptr<const LazyOperation> made, std::str
             ++(array != nullptr ? length.arrays : length.scalars);
         }
     }
-    if (length.operations > max_operations || length.arrays > max_arrays ||
-        length.scalars > max_scalars) {
+    if (length.operations > max_lazy_length.operations || length.arrays > max_lazy_length.arrays ||
+        length.scalars > max_lazy_length.scalars) {
         for (const auto& expression : inlined) {
             (void)expression->memory();
         }

@@ -39,6 +39,13 @@ struct LazyLength {
     int scalars = 0;
 };
 
+// The bounds of one deferred expression, past which its deferred operands run first: the
+// operations inlined into one kernel (ArrayFire's AF_MAX_JIT_LEN is 100 on CUDA), and its array
+// and scalar arguments, which share the kernel's parameter space (an array's descriptor is far
+// larger than a scalar). Scalars are bounded apart so that a loop of scalar updates splits at the
+// operation bound, into expressions of one structure.
+inline constexpr LazyLength max_lazy_length{.operations = 64, .arrays = 24, .scalars = 64};
+
 class LazyExpression final : public PendingArray {
 public:
     // The expression of `operation`, of `length` once its deferred operands are inlined,

@@ -57,11 +57,13 @@ bool ReplayedArguments::fits(const ArgumentPack& pack) noexcept {
 // The buffers are filled up to the recorded sizes only: zeroing them would cost every launch.
 // NOLINTNEXTLINE(cppcoreguidelines-pro-type-member-init)
 ReplayedArguments::ReplayedArguments(const ArgumentPack& recorded,
-                                     std::span<const void* const> operands, const void* scratch) {
+                                     std::span<const void* const> operands, const void* scratch,
+                                     const void* counter) {
     std::memcpy(bytes_.data(), recorded.bytes_.data(), recorded.bytes_.size());
     for (const OperandBytes& slot : recorded.operands_) {
-        const void* source = slot.operand == scratch_operand
-                                 ? scratch
+        const void* source = slot.operand == scratch_operand ? scratch
+                             : slot.operand == counter_operand
+                                 ? counter
                                  : operands[static_cast<std::size_t>(slot.operand)];
         std::memcpy(bytes_.data() + slot.offset, source, slot.size);
     }

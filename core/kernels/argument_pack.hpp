@@ -26,10 +26,13 @@ struct ArgumentSlot {
 struct OperandBytes {
     std::size_t offset = 0;  // into ArgumentPack::bytes()
     std::size_t size = 0;
-    int operand = 0;  // the call's operand index; scratch_operand for a temporary buffer
+    // The call's operand index; scratch_operand for a temporary buffer, counter_operand for the
+    // stream's block counter (last_block_counters.hpp).
+    int operand = 0;
 };
 
 inline constexpr int scratch_operand = -1;
+inline constexpr int counter_operand = -2;
 
 class ArgumentPack {
 public:
@@ -93,9 +96,9 @@ public:
     [[nodiscard]] static bool fits(const ArgumentPack& pack) noexcept;
 
     // `operands[i]` points to operand i's bytes (its data pointer or scalar value), `scratch` to
-    // the temporary buffer's pointer. `recorded` must fit.
+    // the temporary buffer's pointer and `counter` to the block counter's. `recorded` must fit.
     ReplayedArguments(const ArgumentPack& recorded, std::span<const void* const> operands,
-                      const void* scratch);
+                      const void* scratch, const void* counter);
 
     [[nodiscard]] void** pointers() noexcept { return pointers_.data(); }
 

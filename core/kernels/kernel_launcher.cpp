@@ -2,6 +2,7 @@
 
 #include "../array/array_memory.hpp"
 #include "../backend.hpp"
+#include "reduction/last_block_counters.hpp"
 
 #include <kiln/device.hpp>
 
@@ -19,6 +20,12 @@ void* KernelLauncher::scratch(std::int64_t bytes) {
     scratch_ = empty_on({bytes}, uint8, stream_);
     record_.scratch_bytes = bytes;
     return scratch_.data();
+}
+
+void* KernelLauncher::block_counter() {
+    void* const counter = last_block_counter(stream_);
+    record_.block_counter = counter != nullptr;
+    return counter;
 }
 
 void KernelLauncher::launch(NativeFunction function, Dim3 grid, Dim3 block,

@@ -25,6 +25,9 @@ public:
     // `bytes` of device memory for this call's launches, allocated on the stream and released
     // after them; a replay allocates as much.
     [[nodiscard]] void* scratch(std::int64_t bytes);
+    // The stream's block counter for a reduction finished by its last block, or null where the
+    // stream has none (last_block_counters.hpp); a replay takes the replaying stream's.
+    [[nodiscard]] void* block_counter();
 
     void launch(NativeFunction function, Dim3 grid, Dim3 block, std::size_t shared_bytes,
                 ArgumentPack arguments);

@@ -1,5 +1,7 @@
 #include "recorded_call.hpp"
 
+#include "reduction/last_block_counters.hpp"
+
 #include "../array/array_memory.hpp"
 #include "../profiling.hpp"
 
@@ -100,8 +102,12 @@ void CallRecords::add(std::shared_ptr<const RecordedCall> call) {
     next_ = (next_ + 1) % capacity;
 }
 
-std::vector<ndarray> replay(const RecordedCall& call, std::span<const Argument> args,
-                            std::span<const ndarray> out, StreamView stream) {
+std::optional<std::vector<ndarray>> replay(const RecordedCall& call, std::span<const Argument> args,
+                                           std::span<const ndarray> out, StreamView stream) {
+    const void* const counter = call.block_counter ? last_block_counter(stream) : nullptr;
+    if (call.block_counter && counter == nullptr) {
+        return std::nullopt;
+    }
     const std::size_t count = call.operand_dtypes.size();
     std::vector<ndarray> results;
     results.reserve(count - call.inputs);
@@ -137,7 +143,8 @@ std::vector<ndarray> replay(const RecordedCall& call, std::span<const Argument> 
     const ProfileRange range(call.kernel.c_str());
     for (const RecordedLaunch& launch : call.launches) {
         ReplayedArguments arguments(launch.arguments, std::span(sources.data(), count),
-                                    static_cast<const void*>(&scratch_pointer));
+                                    static_cast<const void*>(&scratch_pointer),
+                                    static_cast<const void*>(&counter));
         backend().launch(launch.function, {launch.grid, launch.block, launch.shared_bytes, stream},
                          arguments.pointers());
     }

@@ -62,6 +62,7 @@ struct RecordedCall {
     std::vector<DType> operand_dtypes;  // in_params, then out_params
     Shape output_shape;                 // of the outputs a call does not pass
     std::int64_t scratch_bytes = 0;
+    bool block_counter = false;  // the launches take the stream's (last_block_counters.hpp)
     std::vector<RecordedLaunch> launches;
 
     // Whether every launch's arguments are small enough to replay.
@@ -83,8 +84,11 @@ private:
 
 // Replays `call` on `stream`: `args` are the call's inputs, then any outputs it passes; `out`
 // holds outputs passed apart from the arguments (ReductionKernel's out=). Allocates the outputs
-// not passed, in the stream's order, and returns every output.
-[[nodiscard]] std::vector<ndarray> replay(const RecordedCall& call, std::span<const Argument> args,
-                                          std::span<const ndarray> out, StreamView stream);
+// not passed, in the stream's order, and returns every output; or nothing, launching nothing,
+// when the call took a block counter and `stream` has none now.
+[[nodiscard]] std::optional<std::vector<ndarray>> replay(const RecordedCall& call,
+                                                         std::span<const Argument> args,
+                                                         std::span<const ndarray> out,
+                                                         StreamView stream);
 
 }  // namespace kiln::detail

@@ -82,6 +82,8 @@ ReductionLaunchPlan plan_reduction_launch(const ReductionShape& shape,
     plan.finish_lanes = static_cast<int>(std::min(block, next_power_of_two(plan.split)));
     const std::int64_t finish_groups = block / plan.finish_lanes;
     plan.finish_blocks = std::min((shape.outputs + finish_groups - 1) / finish_groups, resident);
+    // One block's finishing pass: the reduce kernel's last block can do it.
+    plan.last_block_finishes = plan.split > 1 && plan.finish_blocks == 1;
     return plan;
 }
 

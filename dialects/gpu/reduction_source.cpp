@@ -41,6 +41,29 @@ std::string block_reduce_function(const ReductionDefinition& k) {
                                           : device_file::block_reduce_cuh().text);
 }
 
+// The loop of the finishing pass over outputs `_first` from `first`, `stride` apart: each output's
+// `_split` partials folded by `_lanes` lanes of a block and written through the post-map.
+std::string finish_loop(const ReductionDefinition& k, const ReductionVariant& v,
+                        const std::string& first, const std::string& stride) {
+    const std::string index = index_type(v);
+    const FinishCode finish = finish_code(k, v);
+    std::string code = "    const int _groups = blockDim.x / _lanes;\n";
+    code += "    const int _lane = _tid % _lanes;\n    const int _group = _tid / _lanes;\n";
+    code += "    const int _step = 1;\n";
+    code += finish.partials;
+    code += "    for (" + index + " _first = " + first + "; _first < (" + index +
+            ")_m; _first += " + stride + ") {\n";
+    code += "        const " + index + " _o = _first + _group;\n";
+    code += "        " + start_accumulator(k) + "\n";
+    code += "        if (_o < (" + index + ")_m) {\n" + finish.map;
+    code += element_loop(k, index, "_lane", "(" + index + ")_split", "(" + index + ")_lanes") +
+            "        }\n";
+    code += "        " + block_reduce_call(k) + "\n";
+    code += "        if (_lane == 0 && _o < (" + index + ")_m) {\n";
+    code += "            " + post_map(k, v) + "        }\n    }\n";
+    return code;
+}
+
 std::string reduce_kernel(const ReductionDefinition& k, const ReductionVariant& v) {
     const std::string index = index_type(v);
     const MapCode map = map_code(k, v);
@@ -68,31 +91,32 @@ std::string reduce_kernel(const ReductionDefinition& k, const ReductionVariant& 
     code += "                reinterpret_cast<_type_reduce*>(_partial)[_o * (" + index +
             ")gridDim.y + blockIdx.y] = _acc;\n";
     code += "            } else {\n                " + post_map(k, v) + "            }\n";
-    code += "        }\n    }\n}\n";
+    code += "        }\n    }\n";
+    // With a counter, the last block to finish reduces every output's partials: the partials
+    // are made visible device-wide before the count, and the count is set back to zero for the
+    // next reduction on the stream.
+    code += "    if (_counter == nullptr) {\n        return;\n    }\n";
+    code += "    __shared__ bool _kiln_last;\n    __threadfence();\n    __syncthreads();\n";
+    code += "    if (_tid == 0) {\n";
+    code += "        _kiln_last = atomicAdd(_counter, 1u) == gridDim.x * gridDim.y - 1;\n";
+    code += "    }\n    __syncthreads();\n";
+    code += "    if (!_kiln_last) {\n        return;\n    }\n    __threadfence();\n";
+    code +=
+        "    {\n    const int _lanes = _finish_lanes;\n    const long long _split = gridDim.y;\n";
+    code += finish_loop(k, v, "(" + index + ")0", "(" + index + ")_groups");
+    code += "    }\n    if (_tid == 0) {\n        *_counter = 0;\n    }\n}\n";
     return code;
 }
 
 std::string finish_kernel(const ReductionDefinition& k, const ReductionVariant& v) {
     const std::string index = index_type(v);
-    const FinishCode finish = finish_code(k, v);
-    std::string code = dialect().kernel_opening(finish_name(k), finish.params, {});
+    std::string code = dialect().kernel_opening(finish_name(k), finish_code(k, v).params, {});
     code += "    const _kiln_index _in_ind{_m * _n};\n    const _kiln_index _out_ind{_m};\n";
     code += shared_storage(k);
-    code += "    const int _tid = threadIdx.x;\n    const int _groups = blockDim.x / _lanes;\n";
-    code += "    const int _lane = _tid % _lanes;\n    const int _group = _tid / _lanes;\n";
-    code += "    const int _step = 1;\n";
-    code += finish.partials;
-    code += "    for (" + index + " _first = (" + index + ")blockIdx.x * _groups; _first < (" +
-            index + ")_m; _first += (" + index + ")gridDim.x * _groups) {\n";
-    code += "        const " + index + " _o = _first + _group;\n";
-    code += "        " + start_accumulator(k) + "\n";
-    code += "        if (_o < (" + index + ")_m) {\n" + finish.map;
-    code += element_loop(k, index, "_lane", "(" + index + ")_split", "(" + index + ")_lanes") +
-            "        }\n";
-    code += "        " + block_reduce_call(k) + "\n";
-    code += "        if (_lane == 0 && _o < (" + index + ")_m) {\n";
-    code += "            " + post_map(k, v) + "        }\n    }\n}\n";
-    return code;
+    code += "    const int _tid = threadIdx.x;\n";
+    code += finish_loop(k, v, "(" + index + ")blockIdx.x * (blockDim.x / _lanes)",
+                        "(" + index + ")gridDim.x * _groups");
+    return code + "}\n";
 }
 
 // Every layout at run time: one binary serves them all.

@@ -9,7 +9,9 @@
 /// expressions, freeing the inputs only they hold, and is tried once more). A reduction of such
 /// an array (any of them: sum to argmin, the NaN-ignoring forms, all, any, count_nonzero, a vector
 /// norm; with a dtype, and into an out of the result's dtype) fuses the chain into its map, so
-/// mean((a - b) * (a - b)) is one reduction kernel. Shapes and dtypes are checked at the call, as
+/// mean((a - b) * (a - b)) is one reduction kernel. Scalars are kernel arguments, and a chain
+/// that repeats one step with new scalars (x = x * s + t in a loop) is one kernel whatever its
+/// length, so such loops compile once. Shapes and dtypes are checked at the call, as
 /// eagerly, and the values are bitwise the eager ones. On by default: KILN_LAZY=0 at start turns it
 /// off (KILN_LAZY=1 keeps it on; any other value is an Error), set_lazy_fusion switches it, and
 /// LazyFusionScope switches it for a scope.

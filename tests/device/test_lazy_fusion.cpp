@@ -599,30 +599,68 @@ TEST(LazyFusion, AGrowingExpressionRunsAtABoundedSize) {
     EXPECT_NEAR(x.get<double>()[0], 2.0, 1e-12);
 }
 
-// A loop of scalar updates splits at the operation bound (scalars have a bound of their own), so
-// every full stretch has one structure: two kernels in all, that stretch's and the tail's.
-TEST(LazyFusion, AScalarUpdateLoopAsksForTwoKernels) {
+// Compile requests so far: compiles and cache hits.
+std::uint64_t compile_requests() {
+    const kiln::CompileCacheStatistics s = kiln::compile_cache_statistics();
+    return s.compiles + s.memory_hits + s.disk_hits;
+}
+
+// A loop of scalar updates splits at the bounds into stretches that repeat one step; every
+// stretch and every tail of two steps or more runs one kernel, whose step count is an argument.
+TEST(LazyFusion, AScalarUpdateLoopAsksForOneKernel) {
     KILN_REQUIRE_DEVICE();
     const ndarray start = values({1000}, DType::float32, 1);
     (void)start.data();  // computed: a deferred cast would be the first stretch's first operation
-    const auto loop = [&] {
+    const auto loop = [&](int updates) {
         ndarray x = start;
-        for (int i = 0; i < 1000; ++i) {
+        for (int i = 0; i < updates; ++i) {
             x = x * (1.0 - 1e-4 * i) + 1e-3 * i;
         }
         return x;
     };
-    const auto requests = [] {
-        const kiln::CompileCacheStatistics s = kiln::compile_cache_statistics();
-        return s.compiles + s.memory_hits + s.disk_hits;
+    const std::array<int, 4> lengths{1000, 37, 64, 2};
+    {
+        const LazyFusionScope on(true);
+        const auto before = compile_requests();
+        for (const int updates : lengths) {
+            (void)loop(updates).get<float>();
+        }
+        EXPECT_LE(compile_requests() - before, 1U);
+    }
+    for (const int updates : lengths) {
+        SCOPED_TRACE(updates);
+        expect_bitwise<float>([&] { return loop(updates); });
+    }
+}
+
+// A rolled step that reads an array of the prefix on every step: the same bits as eagerly, and
+// one kernel for loops of any length.
+TEST(LazyFusion, ARolledStepReadsAnArrayOfThePrefix) {
+    KILN_REQUIRE_DEVICE();
+    const ndarray a = values({500}, DType::float64, 2);
+    const ndarray b = values({500}, DType::float64, 3);
+    const ndarray base = a - b;
+    (void)base.data();
+    const auto loop = [&](int updates) {
+        ndarray y = base * 0.5;
+        for (int i = 0; i < updates; ++i) {
+            y = kiln::maximum(y * (0.25 + 0.01 * i), -0.1 * i) + base;
+        }
+        return y;
     };
     {
         const LazyFusionScope on(true);
-        const auto before = requests();
-        (void)loop().get<float>();
-        EXPECT_LE(requests() - before, 2U);
+        (void)loop(3).get<double>();
+        const auto before = compile_requests();
+        for (const int updates : {5, 11}) {
+            (void)loop(updates).get<double>();
+        }
+        EXPECT_EQ(compile_requests(), before) << "loops of 3, 5 and 11 steps share one kernel";
     }
-    expect_bitwise<float>(loop);
+    for (const int updates : {3, 11, 40}) {
+        SCOPED_TRACE(updates);
+        expect_bitwise<double>([&] { return loop(updates); });
+    }
 }
 
 // `run(i)` for i in [0, count), eagerly and deferred: the same values, and after the first

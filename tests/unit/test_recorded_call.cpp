@@ -25,6 +25,7 @@ TEST(ArgumentPack, ReplayPatchesOnlyTheOperandBytes) {
     int x = 0;
     int y = 0;
     int scratch = 0;
+    unsigned int counter = 0;
     ArgumentPack pack;
     pack.push(static_cast<long long>(1000));
     pack.push_operand_pointer(&x, 0);
@@ -33,13 +34,16 @@ TEST(ArgumentPack, ReplayPatchesOnlyTheOperandBytes) {
     const float scale = 2.5F;
     pack.append_operand(&scale, sizeof scale, 1);
     pack.push_operand_pointer(nullptr, kiln::detail::scratch_operand);
+    pack.push_operand_pointer(nullptr, kiln::detail::counter_operand);
     ASSERT_TRUE(ReplayedArguments::fits(pack));
 
     const void* new_x = &y;
     const float new_scale = -7.0F;
     const void* new_scratch = &scratch;
+    const void* new_counter = &counter;
     const std::array<const void*, 2> operands{&new_x, &new_scale};
-    ReplayedArguments replayed(pack, operands, static_cast<const void*>(&new_scratch));
+    ReplayedArguments replayed(pack, operands, static_cast<const void*>(&new_scratch),
+                               static_cast<const void*>(&new_counter));
     void** p = replayed.pointers();
     EXPECT_EQ(read<long long>(p[0]), 1000);
     EXPECT_EQ(read<const void*>(p[1]), &y);
@@ -48,6 +52,7 @@ TEST(ArgumentPack, ReplayPatchesOnlyTheOperandBytes) {
     EXPECT_EQ(read<long long>(static_cast<char*>(p[2]) + 16), 0);
     EXPECT_EQ(read<float>(p[3]), -7.0F);
     EXPECT_EQ(read<const void*>(p[4]), &scratch);
+    EXPECT_EQ(read<const void*>(p[5]), &counter);
     // The recorded pack itself is unchanged.
     void** original = pack.pointers();
     EXPECT_EQ(read<const void*>(original[1]), &x);

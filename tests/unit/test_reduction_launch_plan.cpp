@@ -62,9 +62,18 @@ void expect_plan(const ReductionShape& shape, const Expected& want) {
     EXPECT_EQ(plan.finish_blocks, want.finish_blocks);
 }
 
-// sum of 1e8 floats to one value: 256 lanes, 4 * 1056 chunks of ceil(1e8 / 4224).
+// sum of 1e8 floats to one value: 256 lanes, 4 * 1056 chunks of ceil(1e8 / 4224). One block
+// finishes it, so the reduce kernel's last block does.
 TEST(ReductionLaunchPlan, OneLongRowSplitsOverFourWaves) {
     expect_plan({1, 100'000'000, true}, {256, true, 1, 4224, 23675, 256, 1});
+    EXPECT_TRUE(plan_reduction_launch({1, 100'000'000, true}, h100).last_block_finishes);
+}
+
+// A finishing pass of several blocks, or none, stays a launch of its own, or none.
+TEST(ReductionLaunchPlan, OnlyAOneBlockFinishIsTheLastBlocks) {
+    EXPECT_FALSE(plan_reduction_launch({16, 10'000'000, true}, h100).last_block_finishes);
+    EXPECT_FALSE(plan_reduction_launch({10'000'000, 16, true}, h100).last_block_finishes);
+    EXPECT_FALSE(plan_reduction_launch({1, 1000, true}, h100).last_block_finishes);
 }
 
 // 1e7 rows of 16: 16 / 8 = 2 lanes, 128 rows a block, capped at 132 * 32 blocks; no split.

@@ -36,6 +36,8 @@ ArgumentPack reduce_arguments(const ReductionVariant& v, const ReductionValues& 
     pack.push(x.lanes);
     pack.push(static_cast<int>(x.lanes_fast));
     pack.push_operand_pointer(x.partial, scratch_operand);
+    pack.push_operand_pointer(x.counter, counter_operand);
+    pack.push(x.finish_lanes);
     pack.push_dims(x.out_shape, v.out_ndim);
     pack.push_dims(x.reduce_shape, v.reduce_ndim);
     for (std::size_t p = 0; p < x.inputs.size(); ++p) {

@@ -25,6 +25,7 @@ struct ReductionValues {
     bool lanes_fast = true;
     int finish_lanes = 1;
     void* partial = nullptr;
+    void* counter = nullptr;  // the stream's, when the reduce kernel's last block finishes
     Shape out_shape;
     Shape reduce_shape;
     struct Input {

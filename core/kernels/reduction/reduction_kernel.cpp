@@ -91,12 +91,15 @@ struct Reduction {
                 static_cast<std::int64_t>(reduce_type_size(call.variant.reduce_dtypes));
             partials = launcher.scratch(call.m * plan.split * bytes);
         }
-        const ReductionValues values = reduction_values(call, plan, partials);
+        ReductionValues values = reduction_values(call, plan, partials);
+        if (plan.last_block_finishes) {
+            values.counter = launcher.block_counter();
+        }
         const Dim3 block{static_cast<unsigned>(plan.block), 1, 1};
         launcher.launch(compiled.reduce,
                         {static_cast<unsigned>(plan.blocks), static_cast<unsigned>(plan.split), 1},
                         block, 0, reduce_arguments(call.variant, values));
-        if (plan.split > 1) {
+        if (plan.split > 1 && values.counter == nullptr) {
             launcher.launch(compiled.finish, {static_cast<unsigned>(plan.finish_blocks), 1, 1},
                             block, 0, finish_arguments(call.variant, values));
         }

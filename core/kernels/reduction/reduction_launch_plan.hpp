@@ -29,6 +29,9 @@ struct ReductionLaunchPlan {
     std::int64_t chunk = 0;   // elements per chunk
     int finish_lanes = 1;     // threads per output of the finishing pass (when split > 1)
     std::int64_t finish_blocks = 1;
+    // The reduce kernel's last block does the finishing pass, given the stream's block counter:
+    // one launch, not two.
+    bool last_block_finishes = false;
 };
 
 }  // namespace kiln::detail

@@ -181,7 +181,7 @@ MapCode map_code(const ReductionDefinition& k, const ReductionVariant& v) {
     MapCode code;
     code.params =
         "long long _m, long long _n, long long _chunk, int _lanes, "
-        "int _lanes_fast, char* _partial, " +
+        "int _lanes_fast, char* _partial, unsigned int* _counter, int _finish_lanes, " +
         dims(v.out_ndim) + " _oshape, " + dims(v.reduce_ndim) + " _rshape";
     std::string element_offsets;
     std::string bindings;

@@ -18,13 +18,16 @@ Graph::~Graph() {
 }
 
 Graph::Graph(Graph&& other) noexcept
-    : native_(std::exchange(other.native_, nullptr)), device_(other.device_) {}
+    : native_(std::exchange(other.native_, nullptr)),
+      device_(other.device_),
+      held_(std::move(other.held_)) {}
 
 Graph& Graph::operator=(Graph&& other) noexcept {
     if (this != &other) {
         Graph old(std::move(*this));
         native_ = std::exchange(other.native_, nullptr);
         device_ = other.device_;
+        held_ = std::move(other.held_);
     }
     return *this;
 }

@@ -1,3 +1,4 @@
+#include "array/captured_memory.hpp"
 #include "array/pending_array.hpp"
 #include "backend.hpp"
 #include "call_context.hpp"
@@ -225,7 +226,9 @@ Graph Stream::end_capture() const {
             capture_count.fetch_sub(1, std::memory_order_release);
         }
     }
-    return {detail::backend().end_capture(view()), device_};
+    // Memory the capture freed: the graph's, or released at once if there is no graph.
+    std::shared_ptr<void> held = detail::take_capture_holds(view());
+    return {detail::backend().end_capture(view()), device_, std::move(held)};
 }
 
 ExternalStream::ExternalStream(void* native) : ExternalStream(native, Device::current()) {}

@@ -1,6 +1,7 @@
 #include "array_memory.hpp"
 
 #include "../lifetime.hpp"
+#include "captured_memory.hpp"
 #include "pending_array.hpp"
 
 #include <kiln/error.hpp>
@@ -9,6 +10,7 @@
 #include <kiln/stream.hpp>
 
 #include <deque>
+#include <functional>
 #include <mutex>
 
 namespace kiln::detail {
@@ -31,7 +33,12 @@ std::shared_ptr<void> allocate_array_memory(std::size_t bytes, StreamView stream
                     return;
                 }
                 try {
-                    resource.deallocate(p, bytes, stream);
+                    std::function<void()> release = [&resource, p, bytes, stream] {
+                        resource.deallocate(p, bytes, stream);
+                    };
+                    if (!hold_for_capture(stream, release)) {
+                        release();
+                    }
                 } catch (...) {  // NOLINT(bugprone-empty-catch): a deleter cannot report it
                 }
             }};

@@ -4,10 +4,15 @@
 
 #include <kiln/stream_view.hpp>
 
+#include <memory>
+#include <utility>
+
 namespace kiln {
 
 /// An owning, move-only executable graph of one device (its captured stream's); made by
-/// Stream::end_capture().
+/// Stream::end_capture(). Device memory that the captured calls freed (their temporaries) stays
+/// the graph's, since every launch uses it again: it goes back to its pool when the graph is
+/// destroyed, once the device's work is done.
 class Graph {
 public:
     ~Graph();
@@ -28,9 +33,13 @@ public:
 
 private:
     friend class Stream;
-    Graph(void* native, int device) noexcept : native_(native), device_(device) {}
+    Graph(void* native, int device, std::shared_ptr<void> held) noexcept
+        : native_(native), device_(device), held_(std::move(held)) {}
     void* native_ = nullptr;
     int device_ = 0;
+    // The memory the capture freed, which the graph still uses: the pool's again once the graph
+    // is destroyed and the device's work done.
+    std::shared_ptr<void> held_;
 };
 
 }  // namespace kiln

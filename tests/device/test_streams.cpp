@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace {
 
@@ -234,6 +235,36 @@ TEST(Graph, CaptureRunsNothingThenReplaysManyTimes) {
     }
     stream.synchronize();
     EXPECT_EQ(counter.value(), 10);
+}
+
+// Memory a capture frees (a split sum's partials) stays the graph's while it lives: later calls
+// on the capturing stream, running beside the graph's launches on another stream, get other
+// memory, so neither corrupts the other's sums.
+TEST(Graph, AGraphKeepsTheMemoryItsCaptureFreed) {
+    KILN_REQUIRE_DEVICE();
+    constexpr std::int64_t n = 1 << 22;
+    const kiln::ndarray x = kiln::arange(0.0, static_cast<double>(n), 1.0, kiln::float64);
+    const kiln::ndarray y = kiln::ones({n}, kiln::float64);
+    const kiln::ndarray captured = kiln::zeros({}, kiln::float64);
+    kiln::Stream first(true);
+    kiln::Stream second(true);
+    (void)kiln::sum(y, {.stream = first});  // its partials, freed, are the pool's to hand out
+    kiln::Device::current().synchronize();
+    first.begin_capture();
+    (void)kiln::sum(x, {.out = captured, .stream = first});
+    const kiln::Graph graph = first.end_capture();
+    std::vector<kiln::ndarray> sums;
+    for (int i = 0; i < 50; ++i) {
+        graph.launch(second);
+        sums.push_back(kiln::sum(y, {.stream = first}));
+        kiln::Device::current().synchronize();
+        ASSERT_EQ(captured.get<double>(),
+                  std::vector<double>{static_cast<double>(n) * static_cast<double>(n - 1) / 2})
+            << i;
+    }
+    for (const kiln::ndarray& s : sums) {
+        EXPECT_EQ(s.get<double>(), std::vector<double>{static_cast<double>(n)});
+    }
 }
 
 // Fork/join capture, as CUDA captures across streams: a stream that waits on an event recorded

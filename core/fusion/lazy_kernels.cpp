@@ -23,7 +23,7 @@ namespace {
 
 // Everything the kernel's source depends on, node by node, as bytes: the ufunc and the routine
 // by address (each is one static definition), so that the key is built without formatting.
-// A rolled chain's key covers its prefix and first step (`nodes` of them) and its bound on steps.
+// A rolled chain's key covers its first `nodes` and its bound on steps.
 std::string structure(const Graph& graph, std::int32_t output, std::size_t nodes,
                       std::int32_t max_steps = 0) {
     constexpr std::size_t node_bytes = 64;  // a node without axes, rounded up
@@ -78,9 +78,10 @@ const LazyKernel& kernel_of(std::string key, const Define& define) {
 ndarray run_rolled(const Graph& graph, const RolledChain& chain,
                    std::span<const Argument> arguments, StreamView stream) {
     const std::int32_t max_steps = std::max(chain.steps, max_lazy_length.scalars / chain.scalars);
-    const std::int32_t first_step = chain.prefix + chain.period;  // nodes through the first step
+    // The prefix and two steps: the second says which operands the step before carries.
+    const std::int32_t keyed = chain.prefix + 2 * chain.period;
     const LazyKernel& lazy =
-        kernel_of(structure(graph, first_step - 1, static_cast<std::size_t>(first_step), max_steps),
+        kernel_of(structure(graph, keyed - 1, static_cast<std::size_t>(keyed), max_steps),
                   [&] { return define_rolled(graph, chain, max_steps); });
     const Scalar skipped(std::int64_t{0});
     const Scalar steps(std::int64_t{chain.steps});

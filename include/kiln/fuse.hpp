@@ -451,8 +451,8 @@ private:
     }
 
     template <std::size_t... I>
-    std::vector<fusion::Var> trace(std::span<const fusion::Var> vars,
-                                   std::index_sequence<I...> /*indices*/) const {
+    [[nodiscard]] std::vector<fusion::Var> trace(std::span<const fusion::Var> vars,
+                                                 std::index_sequence<I...> /*indices*/) const {
         const auto result = std::invoke(function_, vars[I]...);
         if constexpr (fusion::traced<decltype(result)>) {
             return {result};

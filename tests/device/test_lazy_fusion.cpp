@@ -663,6 +663,23 @@ TEST(LazyFusion, ARolledStepReadsAnArrayOfThePrefix) {
     }
 }
 
+// Two loops whose first steps are one node, y - y and y - y, but whose later steps read the
+// carried value on either side of a subtraction: each gets its own kernel and the eager bits.
+TEST(LazyFusion, RolledStepsThatDifferOnlyInWhatTheyCarryDoNotShareAKernel) {
+    KILN_REQUIRE_DEVICE();
+    const ndarray base = values({300}, DType::float64, 4);
+    (void)base.data();
+    const auto loop = [&](bool flipped) {
+        ndarray y = base;
+        for (int i = 0; i < 6; ++i) {
+            y = (flipped ? base - y : y - base) * (0.5 + 0.125 * i);
+        }
+        return y;
+    };
+    expect_bitwise<double>([&] { return loop(false); });
+    expect_bitwise<double>([&] { return loop(true); });
+}
+
 // `run(i)` for i in [0, count), eagerly and deferred: the same values, and after the first
 // deferred run no compile, every kernel found by the expression's structure.
 template <class F>

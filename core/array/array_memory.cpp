@@ -33,7 +33,7 @@ std::shared_ptr<void> allocate_array_memory(std::size_t bytes, StreamView stream
                     return;
                 }
                 try {
-                    std::function<void()> release = [&resource, p, bytes, stream] {
+                    const std::function<void()> release = [&resource, p, bytes, stream] {
                         resource.deallocate(p, bytes, stream);
                     };
                     if (!hold_for_capture(stream, release)) {

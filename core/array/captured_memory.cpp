@@ -22,12 +22,12 @@ std::unordered_map<void*, Releases>& holds() {
 
 }  // namespace
 
-bool hold_for_capture(StreamView stream, std::function<void()>& release) {
+bool hold_for_capture(StreamView stream, const std::function<void()>& release) {
     if (!stream_capturing(stream)) {
         return false;
     }
     const std::scoped_lock lock(holds_mutex);
-    holds()[stream.native()].push_back(std::move(release));
+    holds()[stream.native()].push_back(release);
     return true;
 }
 

@@ -12,7 +12,7 @@ namespace kiln::detail {
 
 // Keeps `release`, which returns memory freed on `stream`, for the capture of `stream`; false,
 // keeping nothing, when no capture of `stream` is under way.
-[[nodiscard]] bool hold_for_capture(StreamView stream, std::function<void()>& release);
+[[nodiscard]] bool hold_for_capture(StreamView stream, const std::function<void()>& release);
 
 // What the capture of `stream`, now ending, holds: its releases run when the last owner lets go,
 // after the device's work (the graph's launches) is done; null when it holds nothing.

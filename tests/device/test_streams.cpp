@@ -267,6 +267,28 @@ TEST(Graph, AGraphKeepsTheMemoryItsCaptureFreed) {
     }
 }
 
+// The memory a capture freed is in use while its graph lives, and back in the pool once the graph
+// is destroyed, even with a launch of it still queued.
+TEST(Graph, ADestroyedGraphGivesItsMemoryBack) {
+    KILN_REQUIRE_DEVICE();
+    const kiln::ndarray x = kiln::ones({std::int64_t{1} << 22}, kiln::float64);
+    const kiln::ndarray total = kiln::zeros({}, kiln::float64);
+    kiln::Stream stream(true);
+    (void)kiln::sum(x, {.out = total, .stream = stream});
+    kiln::Device::current().synchronize();
+    const kiln::MemoryPool& pool = kiln::get_default_memory_pool();
+    const std::size_t before = pool.used_bytes();
+    {
+        stream.begin_capture();
+        (void)kiln::sum(x, {.out = total, .stream = stream});
+        const kiln::Graph graph = stream.end_capture();
+        EXPECT_GT(pool.used_bytes(), before) << "the partials stay the graph's";
+        graph.launch(stream);
+    }
+    EXPECT_EQ(pool.used_bytes(), before);
+    EXPECT_EQ(total.get<double>(), std::vector<double>{static_cast<double>(x.size())});
+}
+
 // Fork/join capture, as CUDA captures across streams: a stream that waits on an event recorded
 // in a capture joins it, and its work belongs to the graph once the capturing stream waits on an
 // event recorded after that work.

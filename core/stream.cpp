@@ -54,6 +54,9 @@ std::unordered_set<void*>& retired() {
 }  // namespace
 
 bool detail::stream_retired(StreamView stream) {
+    if (stream.native() == nullptr) {  // the legacy stream is never destroyed
+        return false;
+    }
     const std::scoped_lock lock(retired_mutex);
     return retired().contains(stream.native());
 }

@@ -1,5 +1,6 @@
 #include "array_memory.hpp"
 
+#include "../backend.hpp"
 #include "../lifetime.hpp"
 #include "captured_memory.hpp"
 #include "pending_array.hpp"
@@ -33,10 +34,11 @@ std::shared_ptr<void> allocate_array_memory(std::size_t bytes, StreamView stream
                     return;
                 }
                 try {
-                    const std::function<void()> release = [&resource, p, bytes, stream] {
+                    const auto release = [&resource, p, bytes, stream] {
                         resource.deallocate(p, bytes, stream);
                     };
-                    if (!hold_for_capture(stream, release)) {
+                    // Asked first so that a free outside a capture builds no std::function.
+                    if (!stream_capturing(stream) || !hold_for_capture(stream, release)) {
                         release();
                     }
                 } catch (...) {  // NOLINT(bugprone-empty-catch): a deleter cannot report it

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <string_view>
 
 namespace kiln::detail {
 
@@ -16,6 +17,15 @@ namespace kiln::detail {
 // empty() on an explicit stream: what kiln's own calls use, so that the stream a caller passes
 // orders their allocations without becoming the current stream (astype_on: array_copy.hpp).
 [[nodiscard]] ndarray empty_on(const Shape& shape, DType dtype, StreamView stream);
+// The same, sharing `geometry`, which must be C-contiguous for dtype's itemsize.
+[[nodiscard]] ndarray empty_on(std::shared_ptr<const ArrayGeometry> geometry, DType dtype,
+                               StreamView stream);
+// Whether `strides` are those c_contiguous_geometry gives `shape` for `itemsize`.
+[[nodiscard]] bool has_c_contiguous_strides(const Shape& shape, const Strides& strides,
+                                            std::size_t itemsize) noexcept;
+// A C-contiguous shape and strides for elements of `itemsize` bytes; checks the shape.
+[[nodiscard]] std::shared_ptr<const ArrayGeometry> c_contiguous_geometry(
+    Shape shape, std::size_t itemsize, std::string_view caller = {});
 
 // A pinned buffer from the default pinned pool for staging an upload.
 [[nodiscard]] void* acquire_staging(std::size_t bytes);

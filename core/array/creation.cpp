@@ -5,21 +5,43 @@
 #include <kiln/device.hpp>
 #include <kiln/ndarray.hpp>
 
+#include <algorithm>
 #include <string>
 
 namespace kiln {
 
 namespace detail {
 
+std::shared_ptr<const ArrayGeometry> c_contiguous_geometry(Shape shape, std::size_t itemsize,
+                                                           std::string_view caller) {
+    Strides strides = c_contiguous_strides(shape, itemsize, caller);  // checks the shape
+    return std::make_shared<const ArrayGeometry>(
+        ArrayGeometry{std::move(shape), std::move(strides)});
+}
+
+bool has_c_contiguous_strides(const Shape& shape, const Strides& strides,
+                              std::size_t itemsize) noexcept {
+    if (strides.size() != shape.size()) {
+        return false;
+    }
+    auto stride = static_cast<std::int64_t>(itemsize);
+    for (std::size_t axis = shape.size(); axis-- > 0;) {
+        if (strides[axis] != stride) {
+            return false;
+        }
+        stride *= std::max<std::int64_t>(shape[axis], 1);
+    }
+    return true;
+}
+
 ndarray empty_on(const Shape& shape, DType dtype, StreamView stream) {
-    auto layout = c_contiguous(shape, itemsize(dtype), "empty");
-    const auto bytes = static_cast<std::size_t>(layout.size()) * itemsize(dtype);
-    return {allocate_array_memory(bytes, stream),
-            dtype,
-            std::move(layout.shape),
-            std::move(layout.strides),
-            0,
-            stream.device()};
+    return empty_on(c_contiguous_geometry(shape, itemsize(dtype), "empty"), dtype, stream);
+}
+
+ndarray empty_on(std::shared_ptr<const ArrayGeometry> geometry, DType dtype, StreamView stream) {
+    const std::size_t item = itemsize(dtype);
+    const auto bytes = static_cast<std::size_t>(checked_size(geometry->shape, item)) * item;
+    return {allocate_array_memory(bytes, stream), dtype, std::move(geometry), 0, stream.device()};
 }
 
 }  // namespace detail

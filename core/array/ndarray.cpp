@@ -12,25 +12,44 @@
 
 namespace kiln {
 
+std::shared_ptr<const detail::ArrayGeometry> detail::empty_geometry() {
+    // Never destroyed: arrays may outlive static destruction.
+    static const auto& empty =
+        *new std::shared_ptr<const ArrayGeometry>(std::make_shared<const ArrayGeometry>(
+            ArrayGeometry{Shape{0}, Strides{static_cast<std::int64_t>(sizeof(double))}}));
+    return empty;
+}
+
 ndarray::ndarray() = default;
 
 ndarray::ndarray(std::shared_ptr<void> memory, DType dtype, Shape shape, Strides strides,
                  std::int64_t offset, int device)
+    : ndarray(std::move(memory), dtype,
+              std::make_shared<const detail::ArrayGeometry>(
+                  detail::ArrayGeometry{std::move(shape), std::move(strides)}),
+              offset, device) {}
+
+ndarray::ndarray(std::shared_ptr<void> memory, DType dtype,
+                 std::shared_ptr<const detail::ArrayGeometry> geometry, std::int64_t offset,
+                 int device)
     : memory_(std::move(memory)),
       dtype_(dtype),
-      shape_(std::move(shape)),
-      strides_(std::move(strides)),
+      geometry_(std::move(geometry)),
       offset_(offset),
-      size_(detail::checked_size(shape_, kiln::itemsize(dtype))),
+      size_(detail::checked_size(geometry_->shape, kiln::itemsize(dtype))),
       device_(device) {}
 
 ndarray::ndarray(std::shared_ptr<detail::PendingArray> pending, DType dtype, Shape shape,
                  int device)
+    : ndarray(std::move(pending), dtype,
+              detail::c_contiguous_geometry(std::move(shape), kiln::itemsize(dtype)), device) {}
+
+ndarray::ndarray(std::shared_ptr<detail::PendingArray> pending, DType dtype,
+                 std::shared_ptr<const detail::ArrayGeometry> geometry, int device)
     : pending_(std::move(pending)),
       dtype_(dtype),
-      shape_(std::move(shape)),
-      strides_(detail::c_contiguous_strides(shape_, kiln::itemsize(dtype))),
-      size_(detail::checked_size(shape_, kiln::itemsize(dtype))),
+      geometry_(std::move(geometry)),
+      size_(detail::checked_size(geometry_->shape, kiln::itemsize(dtype))),
       device_(device) {}
 
 const std::shared_ptr<void>& ndarray::memory() const {
@@ -85,7 +104,7 @@ void ndarray::require_one_element_of(DType type, const char* function) const {
     }
     if (size_ != 1) {
         throw ValueError(std::string("kiln: ") + function + ": the array has " +
-                         std::to_string(size_) + " elements (shape " + to_string(shape_) +
+                         std::to_string(size_) + " elements (shape " + to_string(shape()) +
                          "); only an array of one element converts to a scalar");
     }
 }

@@ -118,7 +118,9 @@ std::vector<std::shared_ptr<PendingArray>> selected(Select select) {
 // Computes what `select` picks, unless this thread is computing an expression.
 template <class Select>
 void run_selected(Select select) {
-    if (ThreadActivity::inside(ThreadActivity::Kind::computing)) {
+    // The count first: it is one load, and every access to an array's memory asks.
+    if (registry().count.load(std::memory_order_relaxed) == 0 ||
+        ThreadActivity::inside(ThreadActivity::Kind::computing)) {
         return;
     }
     for (const auto& pending : selected(select)) {

@@ -1,6 +1,7 @@
 // The switch of include/kiln/lazy.hpp and the routines' entries of
 // core/routines/deferred_calls.hpp: which calls are deferred, on which stream, and when an
 // expression is long enough to run.
+#include "../array/array_memory.hpp"
 #include "../call_context.hpp"
 #include "../env.hpp"
 #include "../routines/deferred_calls.hpp"
@@ -74,6 +75,20 @@ LazyLength alone(const LazyOperation& operation) {
     return length;
 }
 
+// The result's shape and strides: an operand's where they are the result's own (as in x + y of
+// two arrays alike), so that deferring allocates no new ones.
+std::shared_ptr<const ArrayGeometry> shared_geometry(const LazyOperation& operation,
+                                                     const Shape& shape, DType dtype) {
+    for (const Argument& operand : operation.operands) {
+        const auto* array = std::get_if<ndarray>(&operand);
+        if (array != nullptr && array->shape() == shape &&
+            has_c_contiguous_strides(shape, array->strides(), itemsize(dtype))) {
+            return array->shared_geometry();
+        }
+    }
+    return c_contiguous_geometry(shape, itemsize(dtype));
+}
+
 std::optional<ndarray> defer(std::shared_ptr<const LazyOperation> made, std::string_view function,
                              const Shape& shape, std::optional<StreamView> given) {
     const LazyOperation& operation = *made;
@@ -126,8 +141,9 @@ std::optional<ndarray> defer(std::shared_ptr<const LazyOperation> made, std::str
         length = alone(operation);
     }
     const DType dtype = operation.dtype;
-    return ndarray(LazyExpression::make(std::move(made), shape, stream, length), dtype, shape,
-                   *device);
+    auto geometry = shared_geometry(operation, shape, dtype);
+    return ndarray(LazyExpression::make(std::move(made), shape, stream, length), dtype,
+                   std::move(geometry), *device);
 }
 
 bool valid_axes(const Axis& axis, std::int64_t ndim) {

@@ -113,6 +113,7 @@ public:
         C::allocate_outputs(definition_, call, stream);
         auto recorded = std::make_shared<RecordedCall>(C::describe(definition_, call));
         recorded->signature = signature;
+        recorded->share_output_geometries(args.size());
         if (!C::launches_nothing(call)) {
             const typename C::Compiled compiled = variants_.get(device, C::variant_key(call), [&] {
                 return C::compile(definition_, call, device);

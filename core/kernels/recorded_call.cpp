@@ -33,14 +33,6 @@ CallSignature::CallSignature(int device, std::span<const Argument> args) noexcep
     }
 }
 
-void CallSignature::add(std::int64_t word) noexcept {
-    if (size_ == capacity) {
-        overflow_ = true;
-        return;
-    }
-    words_.at(size_++) = word;
-}
-
 void CallSignature::add(const ndarray& array) noexcept {
     const auto rank = static_cast<std::int64_t>(array.shape().size());
     add(array_tag | (static_cast<std::int64_t>(array.dtype()) << tag_shift) |
@@ -74,6 +66,13 @@ bool RecordedCall::replayable() const noexcept {
            std::all_of(launches.begin(), launches.end(), [](const RecordedLaunch& launch) {
                return ReplayedArguments::fits(launch.arguments);
            });
+}
+
+void RecordedCall::share_output_geometries(std::size_t given) {
+    output_geometries.assign(operand_dtypes.size(), nullptr);
+    for (std::size_t p = given; p < operand_dtypes.size(); ++p) {
+        output_geometries[p] = c_contiguous_geometry(output_shape, itemsize(operand_dtypes[p]));
+    }
 }
 
 std::shared_ptr<const RecordedCall> CallRecords::find(const CallSignature& signature) const {
@@ -113,7 +112,8 @@ std::optional<std::vector<ndarray>> replay(const RecordedCall& call, std::span<c
     results.reserve(count - call.inputs);
     // Each operand's bytes: a data pointer, or a scalar converted to the operand's dtype.
     std::array<const void*, max_operands> pointers{};
-    std::array<std::array<std::byte, 16>, max_operands> scalars{};
+    // Only the scalars' entries are written and read, so the array is left uninitialized.
+    std::array<std::array<std::byte, 16>, max_operands> scalars;  // NOLINT(*-member-init)
     std::array<const void*, max_operands> sources{};
     for (std::size_t p = 0; p < count; ++p) {
         const DType dtype = call.operand_dtypes[p];
@@ -129,17 +129,24 @@ std::optional<std::vector<ndarray>> replay(const RecordedCall& call, std::span<c
             }
             pointers.at(p) = array.data();
         } else {
-            results.push_back(out.empty() ? empty_on(call.output_shape, dtype, stream)
-                                          : out[p - call.inputs]);
+            // Apart, not as one conditional: that would be a const prvalue, copied in.
+            if (out.empty()) {
+                const bool shared =
+                    p < call.output_geometries.size() && call.output_geometries[p] != nullptr;
+                results.push_back(shared ? empty_on(call.output_geometries[p], dtype, stream)
+                                         : empty_on(call.output_shape, dtype, stream));
+            } else {
+                results.push_back(out[p - call.inputs]);
+            }
             pointers.at(p) = results.back().data();
         }
         sources.at(p) = &pointers.at(p);
     }
-    ndarray scratch;
+    std::optional<ndarray> scratch;
     if (call.scratch_bytes > 0) {
         scratch = empty_on({call.scratch_bytes}, uint8, stream);
     }
-    const void* scratch_pointer = call.scratch_bytes > 0 ? scratch.data() : nullptr;
+    const void* scratch_pointer = scratch ? scratch->data() : nullptr;
     const ProfileRange range(call.kernel.c_str());
     for (const RecordedLaunch& launch : call.launches) {
         ReplayedArguments arguments(launch.arguments, std::span(sources.data(), count),

@@ -31,7 +31,13 @@ public:
     // The device a call runs on and its arguments (not their data or values).
     CallSignature(int device, std::span<const Argument> args) noexcept;
 
-    void add(std::int64_t word) noexcept;
+    void add(std::int64_t word) noexcept {
+        if (size_ == capacity) {
+            overflow_ = true;
+            return;
+        }
+        words_.at(size_++) = word;
+    }
     void add(const ndarray& array) noexcept;
     void add(const Argument& argument) noexcept;
 
@@ -61,12 +67,17 @@ struct RecordedCall {
     std::size_t inputs = 0;             // operands before the outputs
     std::vector<DType> operand_dtypes;  // in_params, then out_params
     Shape output_shape;                 // of the outputs a call does not pass
+    // Those outputs' shape and strides, by operand (null for the others): every replay's outputs
+    // share them, so that making an output allocates only its memory.
+    std::vector<std::shared_ptr<const ArrayGeometry>> output_geometries;
     std::int64_t scratch_bytes = 0;
     bool block_counter = false;  // the launches take the stream's (last_block_counters.hpp)
     std::vector<RecordedLaunch> launches;
 
     // Whether every launch's arguments are small enough to replay.
     [[nodiscard]] bool replayable() const noexcept;
+    // Makes output_geometries for a call that passes its first `given` operands.
+    void share_output_geometries(std::size_t given);
 };
 
 // A kernel object's recorded calls: the last few layouts it was called with.

@@ -54,27 +54,32 @@ struct DeviceMemory {
     std::atomic<MemoryResource*> allocator{nullptr};  // set_allocator's, or null for the pool
 };
 
+// Every device's state, made at the first use; every allocation reads it, so it is indexed
+// without a lock.
 struct AllDeviceMemory {
-    std::mutex mutex;
-    std::vector<std::unique_ptr<DeviceMemory>> devices;
+    explicit AllDeviceMemory(int device_count)
+        : count(device_count), devices(static_cast<std::size_t>(device_count)) {}
+    int count;
+    std::vector<DeviceMemory> devices;  // never resized: DeviceMemory does not move
 };
 
 AllDeviceMemory& all_device_memory() {
-    static auto& all = *new AllDeviceMemory();
+    static auto& all = *new AllDeviceMemory(device_count());
     return all;
 }
 
 DeviceMemory& device_memory(int device) {
     auto& all = all_device_memory();
-    const std::scoped_lock lock(all.mutex);
-    if (all.devices.empty()) {
-        all.devices.resize(static_cast<std::size_t>(device_count()));
+    if (device < 0 || device >= all.count) {
+        (void)Device(device);  // the error naming the valid indices, or that there is no device
+        throw Error("kiln: device " + std::to_string(device) + " appeared after the first use");
     }
-    auto& slot = all.devices.at(static_cast<std::size_t>(device));
-    if (!slot) {
-        slot = std::make_unique<DeviceMemory>();
-    }
-    return *slot;
+    return all.devices[static_cast<std::size_t>(device)];
+}
+
+MemoryPool& default_pool(DeviceMemory& memory, int device) {
+    std::call_once(memory.made, [&] { memory.pool = new MemoryPool(device); });
+    return *memory.pool.load();
 }
 
 }  // namespace
@@ -125,11 +130,14 @@ void* MemoryPool::do_allocate(std::size_t bytes, StreamView stream) {
 }
 
 void MemoryPool::do_deallocate(void* ptr, std::size_t bytes, StreamView stream) {
-    if (is_per_thread(stream)) {
+    const StreamView named = stream.or_device(device_);
+    if (is_per_thread(named)) {
         // This thread's own stream: its work is done once synchronized.
-        synchronize(stream.or_device(device_));
+        synchronize(named);
+        pool_->deallocate(ptr, bytes, StreamView{nullptr, named.device()});
+        return;
     }
-    pool_->deallocate(ptr, bytes, pool_stream(stream, device_));
+    pool_->deallocate(ptr, bytes, named);
 }
 
 PinnedMemoryPool::PinnedMemoryPool()
@@ -173,18 +181,15 @@ MemoryPool& get_default_memory_pool() {
 }
 
 MemoryPool& get_default_memory_pool(int device) {
-    auto& memory = device_memory(Device(device).id());
-    std::call_once(memory.made, [&] { memory.pool = new MemoryPool(device); });
-    return *memory.pool.load();
+    return default_pool(device_memory(device), device);
 }
 
 void release_cached_memory() {
     detail::reclaim_finished_staging();
     get_default_pinned_memory_pool().free_all_blocks();
-    auto& all = all_device_memory();
-    const std::scoped_lock lock(all.mutex);
-    for (const auto& memory : all.devices) {
-        if (MemoryPool* pool = memory ? memory->pool.load() : nullptr) {
+    const auto& all = all_device_memory();
+    for (int device = 0; device < all.count; ++device) {
+        if (MemoryPool* pool = all.devices[static_cast<std::size_t>(device)].pool.load()) {
             pool->free_all_blocks();
         }
     }
@@ -204,11 +209,11 @@ MemoryResource& get_allocator() {
 }
 
 MemoryResource& get_allocator(int device) {
-    auto& memory = device_memory(Device(device).id());
+    auto& memory = device_memory(device);
     if (auto* resource = memory.allocator.load()) {
         return *resource;
     }
-    return get_default_memory_pool(device);
+    return default_pool(memory, device);
 }
 
 }  // namespace kiln

@@ -93,6 +93,9 @@ bool compares_integers_exactly(const UfuncDefinition& ufunc, std::span<const DTy
 const ElementwiseKernel* integer_comparison_kernel(const UfuncDefinition& ufunc,
                                                    std::span<const Argument> args, DType promoted,
                                                    DType out) {
+    if (comparison(ufunc) == nullptr) {
+        return nullptr;  // before collecting the dtypes: most ufuncs are no comparison
+    }
     std::vector<DType> dtypes;
     for (const Argument& arg : args) {
         const auto* array = std::get_if<ndarray>(&arg);

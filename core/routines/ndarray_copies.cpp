@@ -33,7 +33,7 @@ ndarray ndarray::astype(DType dtype, bool copy) const {
 }
 
 void ndarray::fill(const Scalar& value) {
-    detail::fill_elements(shape_, {data(), dtype_, strides_}, value,
+    detail::fill_elements(shape(), {data(), dtype_, strides()}, value,
                           detail::current_stream_of(device_));
 }
 

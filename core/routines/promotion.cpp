@@ -1,5 +1,6 @@
 #include "promotion.hpp"
 
+#include <boost/container/small_vector.hpp>
 #include <kiln/error.hpp>
 #include <kiln/ufuncs.hpp>
 
@@ -7,7 +8,6 @@
 #include <array>
 #include <optional>
 #include <variant>
-#include <vector>
 
 namespace kiln {
 
@@ -103,8 +103,9 @@ DType real_dtype(DType dtype) {
 }  // namespace detail
 
 DType result_type(std::span<const Argument> args) {
-    std::vector<DType> strong;
-    std::vector<DType> weak;
+    // Inline for the usual few arguments: every ufunc call asks this.
+    boost::container::small_vector<DType, 4> strong;
+    boost::container::small_vector<DType, 4> weak;
     for (const Argument& arg : args) {
         if (const auto* array = std::get_if<ndarray>(&arg)) {
             strong.push_back(array->dtype());
@@ -112,7 +113,8 @@ DType result_type(std::span<const Argument> args) {
             weak.push_back(std::get<Scalar>(arg).dtype());
         }
     }
-    return detail::promote_weak(strong, weak);
+    return detail::promote_weak(std::span(strong.data(), strong.size()),
+                                std::span(weak.data(), weak.size()));
 }
 
 }  // namespace kiln

@@ -56,10 +56,10 @@ void ndarray::from_host(const void* values, std::size_t count, DType type,
     }
     const detail::ProfileRange range("kiln: copy from host");
     const StreamView on = detail::call_stream("ndarray.set", device_, stream);
-    const ndarray target = c_contiguous() ? *this : detail::empty_on(shape_, dtype_, on);
+    const ndarray target = c_contiguous() ? *this : detail::empty_on(shape(), dtype_, on);
     detail::staged_upload(target.data(), values, nbytes(), on);
     if (!c_contiguous()) {
-        detail::copy_elements(shape_, {data(), dtype_, strides_},
+        detail::copy_elements(shape(), {data(), dtype_, strides()},
                               {target.data(), dtype_, target.strides()}, on);
     }
     if (!stream) {

@@ -27,6 +27,15 @@ namespace kiln {
 
 namespace detail {
 class PendingArray;
+
+/// Internal: an array's shape and strides. They never change once the array is made, so copies
+/// of the array share them, and copying an array allocates nothing.
+struct ArrayGeometry {
+    Shape shape;
+    Strides strides;
+};
+/// Internal: the geometry of a default-constructed array, shape (0,) and strides (8,).
+[[nodiscard]] std::shared_ptr<const ArrayGeometry> empty_geometry();
 }  // namespace detail
 
 /// An n-dimensional array in one device's memory (cupy.ndarray). Copies are handles that share the
@@ -36,16 +45,43 @@ class ndarray {
 public:
     /// An empty float64 array of shape (0,), holding no memory.
     ndarray();
+    /// A handle to the same memory, shape and strides.
+    ndarray(const ndarray&) = default;
+    /// Makes this a handle to `other`'s memory, shape and strides.
+    ndarray& operator=(const ndarray&) = default;
+    /// Takes `other`'s memory; the moved-from array keeps its shape and strides, and holds no
+    /// memory.
+    ndarray(ndarray&& other) noexcept
+        : memory_(std::move(other.memory_)),
+          pending_(std::move(other.pending_)),
+          dtype_(other.dtype_),
+          // Copied: the moved-from array keeps it, so that it never holds none.
+          geometry_(other.geometry_),  // NOLINT(performance-move-constructor-init,cert-oop11-cpp)
+          offset_(other.offset_),
+          size_(other.size_),
+          device_(other.device_) {}
+    /// Takes `other`'s memory, shape and strides, as the move constructor does.
+    ndarray& operator=(ndarray&& other) noexcept {
+        memory_ = std::move(other.memory_);
+        pending_ = std::move(other.pending_);
+        dtype_ = other.dtype_;
+        geometry_ = other.geometry_;
+        offset_ = other.offset_;
+        size_ = other.size_;
+        device_ = other.device_;
+        return *this;
+    }
+    ~ndarray() = default;
 
     /// The length of each axis.
-    [[nodiscard]] const Shape& shape() const noexcept { return shape_; }
+    [[nodiscard]] const Shape& shape() const noexcept { return geometry_->shape; }
     /// Bytes to step along each axis, as NumPy's and CuPy's strides.
-    [[nodiscard]] const Strides& strides() const noexcept { return strides_; }
+    [[nodiscard]] const Strides& strides() const noexcept { return geometry_->strides; }
     /// The element type.
     [[nodiscard]] DType dtype() const noexcept { return dtype_; }
     /// The number of axes.
     [[nodiscard]] std::int64_t ndim() const noexcept {
-        return static_cast<std::int64_t>(shape_.size());
+        return static_cast<std::int64_t>(geometry_->shape.size());
     }
     /// The number of elements (the product of the shape; 1 for a 0-d array).
     [[nodiscard]] std::int64_t size() const noexcept { return size_; }
@@ -148,8 +184,19 @@ public:
     /// Internal: the memory and the view of it.
     ndarray(std::shared_ptr<void> memory, DType dtype, Shape shape, Strides strides,
             std::int64_t offset, int device);
+    /// Internal: the memory and a geometry that other arrays may share.
+    ndarray(std::shared_ptr<void> memory, DType dtype,
+            std::shared_ptr<const detail::ArrayGeometry> geometry, std::int64_t offset, int device);
     /// Internal: a C-contiguous array whose elements a deferred expression computes on first use.
     ndarray(std::shared_ptr<detail::PendingArray> pending, DType dtype, Shape shape, int device);
+    /// Internal: the same, with a C-contiguous geometry that other arrays may share.
+    ndarray(std::shared_ptr<detail::PendingArray> pending, DType dtype,
+            std::shared_ptr<const detail::ArrayGeometry> geometry, int device);
+    /// Internal: the shape and strides, to share with another array of the same geometry.
+    [[nodiscard]] const std::shared_ptr<const detail::ArrayGeometry>& shared_geometry()
+        const noexcept {
+        return geometry_;
+    }
     /// Internal: the allocation this view shares. Every access to the elements goes through it:
     /// it computes a deferred array, and first runs the deferred expressions reading the memory.
     [[nodiscard]] const std::shared_ptr<void>& memory() const;
@@ -175,8 +222,8 @@ private:
     std::shared_ptr<void> memory_;
     std::shared_ptr<detail::PendingArray> pending_;
     DType dtype_ = DType::float64;
-    Shape shape_{0};
-    Strides strides_{8};
+    std::shared_ptr<const detail::ArrayGeometry> geometry_ =
+        detail::empty_geometry();  // never null
     std::int64_t offset_ = 0;
     std::int64_t size_ = 0;
     int device_ = 0;

@@ -292,6 +292,38 @@ TEST(LazyFusion, ViewsOfPendingArraysSeeItsValues) {
     EXPECT_EQ((c - 1.0).get<double>()[0], 3.0);
 }
 
+// A deferred result shares an operand's shape and strides only where they are its own C-order
+// ones: not a transposed or broadcast operand's, nor those of an operand with another itemsize.
+TEST(LazyFusion, AResultIsCContiguousWhateverItsOperandsLayouts) {
+    KILN_REQUIRE_DEVICE();
+    const ndarray a = values({2, 3}, DType::float64, 1);
+    const ndarray u = values({3, 2}, DType::float64, 2);
+    const ndarray i = values({3, 2}, DType::int32, 3);
+    const ndarray row = values({2}, DType::float64, 4);
+    const std::array<std::function<ndarray()>, 4> cases{
+        [&] { return a.transpose() + u; },
+        [&] { return i + u; },
+        [&] {
+            return kiln::broadcast_to(row, {3, 2}) + u;
+        },
+        [&] { return i == i; },
+    };
+    for (const auto& f : cases) {
+        expect_bitwise<double>([&] { return f().astype(DType::float64); });
+        const LazyFusionScope on(true);
+        const ndarray result = f();
+        ASSERT_NE(result.pending(), nullptr);
+        const auto item = static_cast<std::int64_t>(result.itemsize());
+        EXPECT_EQ(result.strides(), (kiln::Strides{2 * item, item})) << kiln::name(result.dtype());
+        EXPECT_TRUE(result.c_contiguous());
+    }
+    // Operands laid out as the result: it takes their strides, and its values are its own.
+    const LazyFusionScope on(true);
+    const ndarray same = u + u;
+    EXPECT_EQ(same.strides(), u.strides());
+    EXPECT_EQ(same.get<double>()[5], u.get<double>()[5] * 2.0);
+}
+
 TEST(LazyFusion, AnExpressionKeepsItsInputsAlive) {
     KILN_REQUIRE_DEVICE();
     const auto x = host_values(1000, 1);

@@ -180,6 +180,28 @@ TEST(Array, ChunkedUploadOnThePerThreadStreamKeepsStreamOrder) {
 }
 
 // a.transpose / slices of a 3-d array against the same index arithmetic on the host.
+// Copies share the shape and strides, which never change: a copy keeps its own when the original
+// is assigned another array, and a moved-from array keeps them too (ndarray.hpp).
+TEST(Array, CopiesAndMovedFromArraysKeepTheirShape) {
+    KILN_REQUIRE_DEVICE();
+    ndarray a = kiln::arange(0, 6, 1, kiln::float32).reshape({2, 3});
+    ndarray copy = a;
+    const Shape& shape = copy.shape();
+    a = kiln::zeros({4}, kiln::float64);
+    EXPECT_EQ(shape, (Shape{2, 3}));
+    EXPECT_EQ(copy.strides(), (kiln::Strides{12, 4}));
+    EXPECT_EQ(copy.get<float>()[5], 5.0F);
+    EXPECT_EQ(a.shape(), (Shape{4}));
+    ndarray taken = std::move(a);
+    EXPECT_EQ(taken.shape(), (Shape{4}));
+    EXPECT_EQ(a.shape(), (Shape{4}));
+    EXPECT_EQ(a.strides(), (kiln::Strides{8}));
+    EXPECT_EQ(a.memory(), nullptr);
+    a = std::move(copy);
+    EXPECT_EQ(a.shape(), (Shape{2, 3}));
+    EXPECT_EQ(a.get<float>()[4], 4.0F);
+}
+
 TEST(Array, ViewsAndNonContiguousCopies) {
     KILN_REQUIRE_DEVICE();
     std::vector<double> host(2 * 3 * 4);

@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <optional>
 #include <span>
+#include <variant>
 #include <vector>
 
 namespace kiln::detail {
@@ -37,6 +38,13 @@ template <class Reads, class Writes>
     std::span<const Argument> args, std::span<const ndarray> apart, const Reads& reads,
     const Writes& writes, bool elementwise, StreamView stream) {
     std::optional<std::vector<Argument>> separated;
+    bool writes_an_array = !apart.empty();
+    for (std::size_t j = 0; j < args.size() && !writes_an_array; ++j) {
+        writes_an_array = writes(j) && std::holds_alternative<ndarray>(args[j]);
+    }
+    if (!writes_an_array) {
+        return separated;  // the usual call: it writes only the outputs it allocates
+    }
     for (std::size_t i = 0; i < args.size(); ++i) {
         const auto* input = std::get_if<ndarray>(&args[i]);
         if (input == nullptr || !reads(i)) {

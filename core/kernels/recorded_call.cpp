@@ -131,10 +131,7 @@ std::optional<std::vector<ndarray>> replay(const RecordedCall& call, std::span<c
         } else {
             // Apart, not as one conditional: that would be a const prvalue, copied in.
             if (out.empty()) {
-                const bool shared =
-                    p < call.output_geometries.size() && call.output_geometries[p] != nullptr;
-                results.push_back(shared ? empty_on(call.output_geometries[p], dtype, stream)
-                                         : empty_on(call.output_shape, dtype, stream));
+                results.push_back(empty_on(call.output_geometries.at(p), dtype, stream));
             } else {
                 results.push_back(out[p - call.inputs]);
             }

@@ -67,8 +67,9 @@ struct RecordedCall {
     std::size_t inputs = 0;             // operands before the outputs
     std::vector<DType> operand_dtypes;  // in_params, then out_params
     Shape output_shape;                 // of the outputs a call does not pass
-    // Those outputs' shape and strides, by operand (null for the others): every replay's outputs
-    // share them, so that making an output allocates only its memory.
+    // Those outputs' shape and strides, by operand (null for the others; share_output_geometries
+    // makes them before the call is recorded): every replay's outputs share them, so that making
+    // an output allocates only its memory.
     std::vector<std::shared_ptr<const ArrayGeometry>> output_geometries;
     std::int64_t scratch_bytes = 0;
     bool block_counter = false;  // the launches take the stream's (last_block_counters.hpp)

@@ -130,14 +130,11 @@ void* MemoryPool::do_allocate(std::size_t bytes, StreamView stream) {
 }
 
 void MemoryPool::do_deallocate(void* ptr, std::size_t bytes, StreamView stream) {
-    const StreamView named = stream.or_device(device_);
-    if (is_per_thread(named)) {
+    if (is_per_thread(stream)) {
         // This thread's own stream: its work is done once synchronized.
-        synchronize(named);
-        pool_->deallocate(ptr, bytes, StreamView{nullptr, named.device()});
-        return;
+        synchronize(stream.or_device(device_));
     }
-    pool_->deallocate(ptr, bytes, named);
+    pool_->deallocate(ptr, bytes, pool_stream(stream, device_));
 }
 
 PinnedMemoryPool::PinnedMemoryPool()

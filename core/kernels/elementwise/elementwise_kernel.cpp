@@ -7,7 +7,6 @@
 #include <kiln/elementwise_kernel.hpp>
 #include <kiln/error.hpp>
 
-#include <algorithm>
 #include <iterator>
 #include <string>
 
@@ -30,12 +29,6 @@ struct Elementwise {
                                                                 std::span<const Argument> args,
                                                                 const Options& /*options*/,
                                                                 StreamView stream) {
-        // No output passed and no input written: nothing to separate (the usual call).
-        if (args.size() <= k.in.size() &&
-            std::none_of(k.in.begin(), k.in.end(),
-                         [](const ParamSpec& p) { return p.non_const; })) {
-            return std::nullopt;
-        }
         const auto reads = [&](std::size_t i) {
             return i < k.in.size() && !k.in[i].raw && !k.in[i].non_const;
         };

@@ -64,7 +64,9 @@ TEST(Benchmark, NothingLaunchedTakesNearlyNoGpuTime) {
 }
 
 // The events go on the stream benchmark is given (default: the current one): work queued on
-// another non-blocking stream is not in its GPU time.
+// another non-blocking stream is not in its GPU time. Events that waited for that work would make
+// every run long, so the shortest runs are compared: on the host backend a loaded machine may
+// deschedule the timed stream's worker while the other one spins (CI, once 4 runs of 10).
 TEST(Benchmark, GpuTimeIsTheStreamsOwn) {
     KILN_REQUIRE_DEVICE();
     KILN_SKIP_UNDER_SANITIZER(kiln::test::bounds_device_time);
@@ -76,7 +78,7 @@ TEST(Benchmark, GpuTimeIsTheStreamsOwn) {
     const auto result = benchmark(spin_elsewhere, 10, 1, "elsewhere");
     other.synchronize();
     const auto spun = benchmark([&] { kernels.spin(timed, spin_cycles(2.0)); }, 10, 1, "here");
-    EXPECT_LT(result.gpu().mean, spun.gpu().mean / 4) << result << '\n' << spun;
+    EXPECT_LT(result.gpu().min, spun.gpu().min / 4) << result << '\n' << spun;
 }
 
 // As CuPy's max_duration: the runs stop once the time is spent, after at least one.

@@ -10,6 +10,7 @@
 #include "entry.hpp"
 #include "vendor_library.hpp"
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -431,7 +432,11 @@ private:
     // A missing library, driver or device is an answer, not a failure: count 0 and keep the
     // reason. Every library is loaded, and every function resolved, here.
     void discover() {
-        std::call_once(discovered_, [this] {
+        // Asked by every device query: once it ran, the flag spares call_once's per-thread setup.
+        if (discovered_.load(std::memory_order_acquire)) {
+            return;
+        }
+        std::call_once(discover_once_, [this] {
             for (VendorLibrary* library : Api::libraries()) {
                 if (const std::string& why = library->load(); !why.empty()) {
                     reason_ += (reason_.empty() ? "" : "; ") + why;
@@ -451,9 +456,11 @@ private:
             }
             count_ = count;
         });
+        discovered_.store(true, std::memory_order_release);
     }
 
-    std::once_flag discovered_;
+    std::once_flag discover_once_;
+    std::atomic<bool> discovered_{false};
     int count_ = 0;
     std::string reason_;
 };

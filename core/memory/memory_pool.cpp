@@ -77,7 +77,11 @@ DeviceMemory& device_memory(int device) {
     return all.devices[static_cast<std::size_t>(device)];
 }
 
+// Asked by every allocation: a made pool is read without call_once's per-thread setup.
 MemoryPool& default_pool(DeviceMemory& memory, int device) {
+    if (MemoryPool* pool = memory.pool.load(std::memory_order_acquire)) {
+        return *pool;
+    }
     std::call_once(memory.made, [&] { memory.pool = new MemoryPool(device); });
     return *memory.pool.load();
 }

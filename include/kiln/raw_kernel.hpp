@@ -154,6 +154,7 @@ private:
     std::shared_ptr<detail::ModuleState> module_;
     std::string name_;         // as the user named it (a name or a name expression)
     std::string lookup_name_;  // the symbol: the name, or the expression's lowered name
+    std::string label_;        // "RawKernel '<name>'", built once: launches name it in errors
     std::shared_ptr<const std::optional<std::vector<detail::KernelParameter>>> signature_;
 };
 

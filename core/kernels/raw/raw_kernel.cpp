@@ -78,7 +78,7 @@ unsigned long long check_launch_shape(const std::string& kernel, Dim3 grid, Dim3
 }  // namespace
 
 RawKernel::RawKernel(std::string code, std::string name, std::vector<std::string> options)
-    : name_(std::move(name)), lookup_name_(name_) {
+    : name_(std::move(name)), lookup_name_(name_), label_("RawKernel '" + name_ + "'") {
     if (!detail::is_identifier(name_)) {
         throw Error("kiln: RawKernel: '" + name_ +
                     "' is not a valid kernel name (expected a C identifier)");
@@ -106,7 +106,10 @@ RawKernel::RawKernel(std::string code, std::string name, std::vector<std::string
 
 RawKernel::RawKernel(std::shared_ptr<detail::ModuleState> module, std::string name,
                      std::string lookup_name)
-    : module_(std::move(module)), name_(std::move(name)), lookup_name_(std::move(lookup_name)) {
+    : module_(std::move(module)),
+      name_(std::move(name)),
+      lookup_name_(std::move(lookup_name)),
+      label_("RawKernel '" + name_ + "'") {
     const auto* source = module_->source();
     signature_ = std::make_shared<const std::optional<std::vector<detail::KernelParameter>>>(
         source != nullptr ? detail::kernel_signature(source->code, name_) : std::nullopt);
@@ -134,7 +137,8 @@ void RawKernel::operator()(Dim3 grid, Dim3 block, std::span<const KernelArg> arg
     if (args.size() > max_arguments) {
         throw Error("kiln: RawKernel '" + kernel + "': more than 256 arguments");
     }
-    std::array<void*, max_arguments> packed{};
+    // Left uninitialized: entries past the arguments are never read.
+    std::array<void*, max_arguments> packed;  // NOLINT(cppcoreguidelines-pro-type-member-init)
     for (std::size_t i = 0; i < args.size(); ++i) {
         packed.at(i) = args[i].address();
     }
@@ -156,8 +160,8 @@ void RawKernel::operator()(Dim3 grid, Dim3 block, std::span<const KernelArg> arg
         }
     }
     auto& gpu = detail::backend();
-    const StreamView stream = detail::call_context("RawKernel '" + kernel + "'", options.stream,
-                                                   first_array_argument_device(args));
+    const StreamView stream =
+        detail::call_context(label_, options.stream, first_array_argument_device(args));
     const int device = stream.device();
     check_devices(kernel, args, device);
     detail::CrossDeviceOrder order(stream);

@@ -239,10 +239,6 @@ public:
 // Whether kiln destroyed this stream (after synchronizing it); see core/stream.cpp.
 [[nodiscard]] bool stream_retired(StreamView stream);
 
-// Whether a kiln::Stream captures this stream's work now (Stream::begin_capture); see
-// core/stream.cpp.
-[[nodiscard]] bool stream_capturing(StreamView stream);
-
 // The active backend (see kiln::active_backend). Throws NoDevice when none was compiled in.
 [[nodiscard]] Backend& backend();
 // The calling thread's current device. A thread starts on the default device (KILN_DEVICE):

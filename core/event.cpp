@@ -1,5 +1,6 @@
 #include "array/pending_array.hpp"
 #include "backend.hpp"
+#include "captures.hpp"
 #include "handle.hpp"
 #include "lifetime.hpp"
 #include "profiling.hpp"
@@ -70,6 +71,7 @@ void Event::record(StreamView stream) {
     }
     detail::run_pending_on(on);
     gpu.record_event(native(), on);
+    detail::note_event_recorded(native(), on);
     recorded_ = true;
 }
 

@@ -2,6 +2,7 @@
 #include "array/pending_array.hpp"
 #include "backend.hpp"
 #include "call_context.hpp"
+#include "captures.hpp"
 #include "handle.hpp"
 #include "lifetime.hpp"
 #include "memory/pool_registry.hpp"
@@ -13,7 +14,6 @@
 #include <kiln/stream.hpp>
 
 #include <algorithm>
-#include <atomic>
 #include <exception>
 #include <mutex>
 #include <unordered_set>
@@ -61,25 +61,6 @@ bool detail::stream_retired(StreamView stream) {
     return retired().contains(stream.native());
 }
 
-// Streams whose work a kiln::Stream captures now; the count lets a call check without the lock
-// while nothing is captured.
-namespace {
-std::atomic<int> capture_count{0};
-std::mutex capture_mutex;
-std::unordered_set<void*>& capturing() {
-    static auto& handles = *new std::unordered_set<void*>();
-    return handles;
-}
-}  // namespace
-
-bool detail::stream_capturing(StreamView stream) {
-    if (capture_count.load(std::memory_order_acquire) == 0) {
-        return false;
-    }
-    const std::scoped_lock lock(capture_mutex);
-    return capturing().contains(stream.native());
-}
-
 StreamView per_thread_stream() {
     return StreamView{detail::backend().per_thread_stream()};
 }
@@ -122,6 +103,7 @@ void wait_event(StreamView stream, const Event& event) {
     const StreamView on = on_its_device(stream);
     detail::run_pending_on(on);
     detail::backend().stream_wait_event(on, event.native());
+    detail::note_event_waited(on, event.native());
 }
 
 void launch_host_func(StreamView stream, std::function<void()> function) {
@@ -214,21 +196,13 @@ Event Stream::record() const {
 void Stream::begin_capture() const {
     detail::run_pending_on(view());
     detail::backend().begin_capture(view());
-    const std::scoped_lock lock(capture_mutex);
-    if (capturing().insert(view().native()).second) {
-        capture_count.fetch_add(1, std::memory_order_release);
-    }
+    detail::begin_capture_of(view());
 }
 
 Graph Stream::end_capture() const {
     detail::run_pending_on(view());
-    {
-        // The capture ends here even when the vendor's call reports it broken.
-        const std::scoped_lock lock(capture_mutex);
-        if (capturing().erase(view().native()) > 0) {
-            capture_count.fetch_sub(1, std::memory_order_release);
-        }
-    }
+    // The capture ends here even when the vendor's call reports it broken.
+    detail::end_capture_of(view());
     // Memory the capture freed: the graph's, or released at once if there is no graph.
     std::shared_ptr<void> held = detail::take_capture_holds(view());
     return {detail::backend().end_capture(view()), device_, std::move(held)};

@@ -1,6 +1,7 @@
 #include "array_memory.hpp"
 
 #include "../backend.hpp"
+#include "../captures.hpp"
 #include "../lifetime.hpp"
 #include "captured_memory.hpp"
 #include "pending_array.hpp"

@@ -1,6 +1,7 @@
 #include "captured_memory.hpp"
 
 #include "../backend.hpp"
+#include "../captures.hpp"
 #include "../lifetime.hpp"
 
 #include <mutex>
@@ -23,11 +24,12 @@ std::unordered_map<void*, Releases>& holds() {
 }  // namespace
 
 bool hold_for_capture(StreamView stream, const std::function<void()>& release) {
-    if (!stream_capturing(stream)) {
+    void* const origin = capture_origin(stream);
+    if (origin == nullptr) {
         return false;
     }
     const std::scoped_lock lock(holds_mutex);
-    holds()[stream.native()].push_back(release);
+    holds()[origin].push_back(release);
     return true;
 }
 

@@ -10,8 +10,8 @@
 
 namespace kiln::detail {
 
-// Keeps `release`, which returns memory freed on `stream`, for the capture of `stream`; false,
-// keeping nothing, when no capture of `stream` is under way.
+// Keeps `release`, which returns memory freed on `stream`, for the capture that takes in
+// `stream` (core/captures.hpp); false, keeping nothing, when none does.
 [[nodiscard]] bool hold_for_capture(StreamView stream, const std::function<void()>& release);
 
 // What the capture of `stream`, now ending, holds: its releases run when the last owner lets go,

@@ -237,6 +237,24 @@ TEST(Graph, CaptureRunsNothingThenReplaysManyTimes) {
     EXPECT_EQ(counter.value(), 10);
 }
 
+// Launches `graph`, which sums 0..n-1 into `captured`, 50 times on `launching`, each beside a sum
+// of `ones` (n of them) on `summing`, and expects every sum exact.
+void expect_exact_sums_beside(const kiln::Graph& graph, const kiln::ndarray& captured,
+                              const kiln::ndarray& ones, const kiln::Stream& launching,
+                              const kiln::Stream& summing) {
+    const auto n = static_cast<double>(ones.size());
+    std::vector<kiln::ndarray> sums;
+    for (int i = 0; i < 50; ++i) {
+        graph.launch(launching);
+        sums.push_back(kiln::sum(ones, {.stream = summing}));
+        kiln::Device::current().synchronize();
+        ASSERT_EQ(captured.get<double>(), std::vector<double>{n * (n - 1) / 2}) << i;
+    }
+    for (const kiln::ndarray& s : sums) {
+        EXPECT_EQ(s.get<double>(), std::vector<double>{n});
+    }
+}
+
 // Memory a capture frees (a split sum's partials) stays the graph's while it lives: later calls
 // on the capturing stream, running beside the graph's launches on another stream, get other
 // memory, so neither corrupts the other's sums.
@@ -253,18 +271,29 @@ TEST(Graph, AGraphKeepsTheMemoryItsCaptureFreed) {
     first.begin_capture();
     (void)kiln::sum(x, {.out = captured, .stream = first});
     const kiln::Graph graph = first.end_capture();
-    std::vector<kiln::ndarray> sums;
-    for (int i = 0; i < 50; ++i) {
-        graph.launch(second);
-        sums.push_back(kiln::sum(y, {.stream = first}));
-        kiln::Device::current().synchronize();
-        ASSERT_EQ(captured.get<double>(),
-                  std::vector<double>{static_cast<double>(n) * static_cast<double>(n - 1) / 2})
-            << i;
-    }
-    for (const kiln::ndarray& s : sums) {
-        EXPECT_EQ(s.get<double>(), std::vector<double>{static_cast<double>(n)});
-    }
+    expect_exact_sums_beside(graph, captured, y, second, first);
+}
+
+// The same for memory freed on a stream forked into the capture: the sum there is captured with
+// its partials (and as two launches, as on the capturing stream), and later sums on that stream
+// get other memory while the graph runs on a third one.
+TEST(Graph, AGraphKeepsTheMemoryAForkedStreamFreed) {
+    KILN_REQUIRE_DEVICE();
+    constexpr std::int64_t n = 1 << 22;
+    const kiln::ndarray x = kiln::arange(0.0, static_cast<double>(n), 1.0, kiln::float64);
+    const kiln::ndarray y = kiln::ones({n}, kiln::float64);
+    const kiln::ndarray captured = kiln::zeros({}, kiln::float64);
+    kiln::Stream origin(true);
+    kiln::Stream forked(true);
+    kiln::Stream other(true);
+    (void)kiln::sum(y, {.stream = forked});
+    kiln::Device::current().synchronize();
+    origin.begin_capture();
+    forked.wait_event(origin.record());
+    (void)kiln::sum(x, {.out = captured, .stream = forked});
+    origin.wait_event(forked.record());
+    const kiln::Graph graph = origin.end_capture();
+    expect_exact_sums_beside(graph, captured, y, other, forked);
 }
 
 // The memory a capture freed is in use while its graph lives, and back in the pool once the graph

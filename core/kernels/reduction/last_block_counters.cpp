@@ -2,6 +2,7 @@
 
 #include "../../backend.hpp"
 #include "../../call_context.hpp"
+#include "../../captures.hpp"
 
 #include <cstddef>
 #include <map>

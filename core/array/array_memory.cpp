@@ -1,6 +1,5 @@
 #include "array_memory.hpp"
 
-#include "../backend.hpp"
 #include "../captures.hpp"
 #include "../lifetime.hpp"
 #include "captured_memory.hpp"

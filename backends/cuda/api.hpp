@@ -1,6 +1,7 @@
-// The CUDA runtime and NVRTC entry points that backends/runtime.hpp and compiler.hpp run over.
-// The CUDA runtime is linked statically (it finds the driver itself, at run time); NVRTC is
-// loaded at run time (backends/vendor_library.hpp).
+// The CUDA runtime and NVRTC entry points that backends/runtime.hpp and compiler.hpp run over, and
+// the driver's for run-time compiled kernels. The CUDA runtime is linked statically (it finds the
+// driver itself, at run time, and hands out its entry points); NVRTC is loaded at run time
+// (backends/vendor_library.hpp).
 #pragma once
 
 #include "../dynamic_library.hpp"
@@ -9,13 +10,16 @@
 #include "../vendor_library.hpp"
 #include "blas.hpp"
 #include "collectives.hpp"
+#include "driver.hpp"
 #include "nvrtc_library.hpp"
 #include "toolkit_headers.hpp"
 
 #include <cuda_runtime_api.h>
 #include <nvtx3/nvToolsExt.h>
 
+#include <array>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace kiln::detail::cuda {
@@ -24,11 +28,57 @@ inline cudaError_t load_library(cudaLibrary_t* library, const void* image) {
     return cudaLibraryLoadData(library, image, nullptr, nullptr, 0, nullptr, nullptr, 0);
 }
 
-inline cudaError_t launch_kernel(cudaKernel_t kernel, const LaunchConfig& c, void** args) {
-    return cudaLaunchKernel(reinterpret_cast<const void*>(kernel),
-                            dim3(c.grid.x, c.grid.y, c.grid.z),
-                            dim3(c.block.x, c.block.y, c.block.z), args, c.shared_mem,
-                            static_cast<cudaStream_t>(c.stream.native()));
+// Run-time compiled kernels go through the driver: a cuLaunchKernel of the device's CUfunction
+// costs the host about 0.2 us less than a cudaLaunchKernel of the context-free cudaKernel_t, which
+// the runtime looks up in the current context on every launch (docs/perf.md). The runtime numbers
+// its errors as the driver does, so a CUresult reads as the cudaError_t of the same failure.
+static_assert(static_cast<int>(cudaErrorInvalidValue) == CUDA_ERROR_INVALID_VALUE &&
+              static_cast<int>(cudaErrorInvalidResourceHandle) == CUDA_ERROR_INVALID_HANDLE &&
+              static_cast<int>(cudaErrorLaunchOutOfResources) ==
+                  CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES &&
+              static_cast<int>(cudaErrorIllegalAddress) == CUDA_ERROR_ILLEGAL_ADDRESS &&
+              static_cast<int>(cudaErrorLaunchFailure) == CUDA_ERROR_LAUNCH_FAILED &&
+              static_cast<int>(cudaErrorCooperativeLaunchTooLarge) ==
+                  CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE);
+
+inline CUresult driver_kernel_function(CUfunction* function, CUkernel kernel) {
+    KILN_CALL_DRIVER(cuKernelGetFunction, function, kernel);
+}
+inline CUresult driver_launch(CUfunction f, const LaunchConfig& c, void** args) {
+    KILN_CALL_DRIVER(cuLaunchKernel, f, c.grid.x, c.grid.y, c.grid.z, c.block.x, c.block.y,
+                     c.block.z, static_cast<unsigned>(c.shared_mem),
+                     static_cast<CUstream>(c.stream.native()), args, nullptr);
+}
+inline CUresult driver_launch_cooperative(CUfunction f, const LaunchConfig& c, void** args) {
+    KILN_CALL_DRIVER(cuLaunchCooperativeKernel, f, c.grid.x, c.grid.y, c.grid.z, c.block.x,
+                     c.block.y, c.block.z, static_cast<unsigned>(c.shared_mem),
+                     static_cast<CUstream>(c.stream.native()), args);
+}
+inline CUresult driver_function_attribute(int* value, CUfunction_attribute attribute,
+                                          CUfunction f) {
+    KILN_CALL_DRIVER(cuFuncGetAttribute, value, attribute, f);
+}
+inline CUresult driver_set_function_attribute(CUfunction f, CUfunction_attribute attribute,
+                                              int value) {
+    KILN_CALL_DRIVER(cuFuncSetAttribute, f, attribute, value);
+}
+inline CUresult driver_occupancy(int* blocks, CUfunction f, int block_size,
+                                 std::size_t shared_mem) {
+    KILN_CALL_DRIVER(cuOccupancyMaxActiveBlocksPerMultiprocessor, blocks, f, block_size,
+                     shared_mem);
+}
+
+// The kernel's function in the current context: the device's, where the backend calls it.
+inline cudaError_t library_function(CUfunction* function, cudaLibrary_t library, const char* name) {
+    cudaKernel_t kernel{};
+    if (const cudaError_t rc = cudaLibraryGetKernel(&kernel, library, name); rc != cudaSuccess) {
+        return rc;
+    }
+    return static_cast<cudaError_t>(driver_kernel_function(function, kernel));
+}
+
+inline cudaError_t launch_kernel(CUfunction f, const LaunchConfig& c, void** args) {
+    return static_cast<cudaError_t>(driver_launch(f, c, args));
 }
 
 inline cudaError_t launch_host_function(cudaStream_t stream, std::function<void()>* function) {
@@ -36,41 +86,42 @@ inline cudaError_t launch_host_function(cudaStream_t stream, std::function<void(
         stream, [](void* data) { run_host_function(data); }, function);
 }
 
-inline cudaError_t launch_cooperative_kernel(cudaKernel_t kernel, const LaunchConfig& c,
-                                             void** args) {
-    return cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel),
-                                       dim3(c.grid.x, c.grid.y, c.grid.z),
-                                       dim3(c.block.x, c.block.y, c.block.z), args, c.shared_mem,
-                                       static_cast<cudaStream_t>(c.stream.native()));
+inline cudaError_t launch_cooperative_kernel(CUfunction f, const LaunchConfig& c, void** args) {
+    return static_cast<cudaError_t>(driver_launch_cooperative(f, c, args));
 }
 
-inline cudaError_t kernel_attributes(FunctionAttributes* out, cudaKernel_t kernel) {
-    cudaFuncAttributes a{};
-    const cudaError_t rc = cudaFuncGetAttributes(&a, reinterpret_cast<const void*>(kernel));
-    *out = {a.maxThreadsPerBlock,
-            a.numRegs,
-            static_cast<int>(a.sharedSizeBytes),
-            static_cast<int>(a.constSizeBytes),
-            static_cast<int>(a.localSizeBytes),
-            a.ptxVersion,
-            a.binaryVersion,
-            a.maxDynamicSharedSizeBytes};
-    return rc;
+inline cudaError_t kernel_attributes(FunctionAttributes* out, CUfunction f) {
+    const std::array<std::pair<int*, CUfunction_attribute>, 8> fields{{
+        {&out->max_threads_per_block, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK},
+        {&out->num_regs, CU_FUNC_ATTRIBUTE_NUM_REGS},
+        {&out->shared_size_bytes, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES},
+        {&out->const_size_bytes, CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES},
+        {&out->local_size_bytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES},
+        {&out->ptx_version, CU_FUNC_ATTRIBUTE_PTX_VERSION},
+        {&out->binary_version, CU_FUNC_ATTRIBUTE_BINARY_VERSION},
+        {&out->max_dynamic_shared_size_bytes, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES},
+    }};
+    for (const auto& [field, attribute] : fields) {
+        if (const CUresult rc = driver_function_attribute(field, attribute, f);
+            rc != CUDA_SUCCESS) {
+            return static_cast<cudaError_t>(rc);
+        }
+    }
+    return cudaSuccess;
 }
 
-inline cudaError_t set_kernel_attribute(cudaKernel_t kernel, FunctionAttribute attribute,
-                                        int value) {
-    return cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel),
-                                attribute == FunctionAttribute::max_dynamic_shared_size_bytes
-                                    ? cudaFuncAttributeMaxDynamicSharedMemorySize
-                                    : cudaFuncAttributePreferredSharedMemoryCarveout,
-                                value);
+inline cudaError_t set_kernel_attribute(CUfunction f, FunctionAttribute attribute, int value) {
+    return static_cast<cudaError_t>(
+        driver_set_function_attribute(f,
+                                      attribute == FunctionAttribute::max_dynamic_shared_size_bytes
+                                          ? CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+                                          : CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
+                                      value));
 }
 
-inline cudaError_t kernel_occupancy(int* blocks, cudaKernel_t kernel, int block_size,
+inline cudaError_t kernel_occupancy(int* blocks, CUfunction f, int block_size,
                                     std::size_t shared_mem) {
-    return cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        blocks, reinterpret_cast<const void*>(kernel), block_size, shared_mem);
+    return static_cast<cudaError_t>(driver_occupancy(blocks, f, block_size, shared_mem));
 }
 
 inline cudaError_t instantiate_graph(cudaGraphExec_t* exec, cudaGraph_t graph) {
@@ -111,7 +162,7 @@ struct Api {
     static std::vector<VendorLibrary*> libraries() { return {&nvrtc_library()}; }
     using device_prop_t = cudaDeviceProp;
     using module_t = cudaLibrary_t;
-    using function_t = cudaKernel_t;
+    using function_t = CUfunction;
     using stream_t = cudaStream_t;
     using event_t = cudaEvent_t;
     using graph_t = cudaGraph_t;
@@ -208,15 +259,15 @@ struct Api {
     KILN_LINKED_ENTRY(graph_exec_destroy, cudaGraphExecDestroy);
     static constexpr Entry<&load_library> load_module{"cudaLibraryLoadData"};
     KILN_LINKED_ENTRY(unload_module, cudaLibraryUnload);
-    KILN_LINKED_ENTRY(get_function, cudaLibraryGetKernel);
-    static constexpr Entry<&launch_kernel> launch{"cudaLaunchKernel"};
+    static constexpr Entry<&library_function> get_function{"cudaLibraryGetKernel"};
+    static constexpr Entry<&launch_kernel> launch{"cuLaunchKernel"};
     static constexpr bool supports_cooperative_launch = true;
     static constexpr Entry<&launch_cooperative_kernel> launch_cooperative{
-        "cudaLaunchCooperativeKernel"};
-    static constexpr Entry<&kernel_attributes> function_attributes{"cudaFuncGetAttributes"};
-    static constexpr Entry<&set_kernel_attribute> set_function_attribute{"cudaFuncSetAttribute"};
+        "cuLaunchCooperativeKernel"};
+    static constexpr Entry<&kernel_attributes> function_attributes{"cuFuncGetAttribute"};
+    static constexpr Entry<&set_kernel_attribute> set_function_attribute{"cuFuncSetAttribute"};
     static constexpr Entry<&kernel_occupancy> occupancy{
-        "cudaOccupancyMaxActiveBlocksPerMultiprocessor"};
+        "cuOccupancyMaxActiveBlocksPerMultiprocessor"};
     KILN_LINKED_ENTRY(get_global, cudaLibraryGetGlobal);
 };
 

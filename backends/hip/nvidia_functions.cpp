@@ -2,8 +2,9 @@
 // the HIP backend uses (nvidia_platform.hpp). libkiln links neither library: each function is
 // defined here, hidden inside libkiln, and forwards to the function of that name in the library
 // found at run time. NVRTC is the one the backend loads (cuda::nvrtc_library); the driver is the
-// one the statically linked CUDA runtime loaded, whose entry points it hands out. The link fails
-// on any function the wrappers call that is missing here (--no-undefined, CMakeLists.txt).
+// one the statically linked CUDA runtime loaded (cuda/driver.hpp). The link fails on any function
+// the wrappers call that is missing here (--no-undefined, CMakeLists.txt).
+#include "../cuda/driver.hpp"
 #include "nvidia_platform.hpp"
 
 namespace kiln::detail::hip {
@@ -26,36 +27,6 @@ struct Nvrtc {
     KILN_ENTRY(get_cubin, nvrtcGetCUBIN);
 };
 
-// A driver function as the CUDA headers kiln was built with declare it (cuModuleGetGlobal is
-// cuModuleGetGlobal_v2 there), from the driver the CUDA runtime loaded; null when it has none.
-template <class Function>
-Function driver_function(const char* name) {
-    void* address = nullptr;
-    cudaDriverEntryPointQueryResult found{};
-    if (cudaGetDriverEntryPointByVersion(name, &address, CUDA_VERSION, cudaEnableDefault, &found) !=
-            cudaSuccess ||
-        found != cudaDriverEntryPointSuccess) {
-        return nullptr;
-    }
-    return reinterpret_cast<Function>(address);
-}
-
-// HIP's calls need no context; the driver's module and launch calls run in the calling thread's
-// current one. The CUDA runtime makes the primary context of the thread's device current at
-// cudaSetDevice and at the thread's first runtime call that needs a context, but HIP's module
-// calls can come first (a thread that only launches kernels on arrays made elsewhere): a thread's
-// first driver call sets the thread's device again, which makes its primary context current.
-void bind_runtime_context() {
-    thread_local bool bound = false;
-    if (!bound) {
-        int device = 0;
-        if (cudaGetDevice(&device) == cudaSuccess) {
-            (void)cudaSetDevice(device);
-        }
-        bound = true;
-    }
-}
-
 }  // namespace
 
 }  // namespace kiln::detail::hip
@@ -63,14 +34,6 @@ void bind_runtime_context() {
 // Defined in libkiln for its own calls only: not exported, so they never stand in for the real
 // libraries' functions in a program that links those.
 #define KILN_FORWARDER extern "C" __attribute__((visibility("hidden")))
-
-// The body of a driver forwarder: `function`'s entry point, looked up once by its unversioned
-// name, called with the arguments.
-#define KILN_CALL_DRIVER(function, ...)                                         \
-    ::kiln::detail::hip::bind_runtime_context();                                \
-    static const auto forward =                                                 \
-        ::kiln::detail::hip::driver_function<decltype(&(function))>(#function); \
-    return forward != nullptr ? forward(__VA_ARGS__) : CUDA_ERROR_NOT_FOUND
 
 using kiln::detail::hip::Nvrtc;
 

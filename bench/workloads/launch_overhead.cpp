@@ -2,6 +2,7 @@
 // and the same RawKernel source launched through the vendor's driver call alone: the floor. The
 // host time per call is what a launch costs the caller; the GPU time per call, measured over the
 // whole batch, is the back-to-back launch rate.
+#include "../above_floor.hpp"
 #include "../check.hpp"
 #include "../driver_launch.hpp"
 #include "../inputs.hpp"
@@ -50,6 +51,7 @@ Record launch_overhead(const Context& context, Class kind) {
     }
     ndarray result;
     std::function<void()> batch;
+    std::function<void()> one_call;  // the floor's own row has none
     if (kind == Class::elementwise) {
         r.kernel = kernels::custom_add.json();
         const auto kernel = kernels::custom_add.make();
@@ -58,6 +60,7 @@ Record launch_overhead(const Context& context, Class kind) {
                 result = kernel({x.device, y.device});
             }
         };
+        one_call = [&, kernel] { result = kernel({x.device, y.device}); };
     } else if (kind == Class::reduction) {
         r.kernel = kernels::sum.json();
         const auto kernel = kernels::sum.make();
@@ -66,6 +69,7 @@ Record launch_overhead(const Context& context, Class kind) {
                 result = kernel({x.device});
             }
         };
+        one_call = [&, kernel] { result = kernel({x.device}); };
     } else {
         r.kernel = kernels::add_raw.json();
         constexpr int n = elements;
@@ -80,6 +84,9 @@ Record launch_overhead(const Context& context, Class kind) {
                 for (int i = 0; i < calls; ++i) {
                     kernel(grid, Dim3{block}, {x.device, y.device, result, n});
                 }
+            };
+            one_call = [&, kernel, grid] {
+                kernel(grid, Dim3{block}, {x.device, y.device, result, n});
             };
         } else {
             const RawModule module(kernels::add_raw.code);
@@ -100,6 +107,11 @@ Record launch_overhead(const Context& context, Class kind) {
         }
     }
     store(r, time_device(context, batch), calls);
+    if (one_call) {
+        if (const auto figures = above_floor(context, one_call)) {
+            store(r, *figures);
+        }
+    }
     r.check = check_values(result.get<float>(), want);
     r.peak_bytes = peak.bytes();
     return r;

@@ -25,6 +25,7 @@ constexpr std::size_t max_operands = 32;
 
 }  // namespace
 
+// NOLINTNEXTLINE(cppcoreguidelines-pro-type-member-init): words_ past size_ are never read
 CallSignature::CallSignature(int device, std::span<const Argument> args) noexcept {
     add(device);
     add(static_cast<std::int64_t>(args.size()));

@@ -249,10 +249,16 @@ std::string ufunc_operation(const UfuncDefinition& ufunc, DType loop, DType out)
 }
 
 const ElementwiseKernel& ufunc_kernel(const UfuncDefinition& ufunc, DType loop, DType out) {
+    using Key = std::tuple<const UfuncDefinition*, DType, DType>;
+    const Key key{&ufunc, loop, out};
+    // A thread's last kernel, without the lock: a loop calls one ufunc on one dtype. The map's
+    // kernels are never removed, so the pointer stays good.
+    thread_local std::pair<Key, const ElementwiseKernel*> last{};
+    if (last.second != nullptr && last.first == key) {
+        return *last.second;
+    }
     static std::mutex mutex;
-    static auto& kernels =
-        *new std::map<std::tuple<const UfuncDefinition*, DType, DType>, ElementwiseKernel>();
-    const std::tuple key{&ufunc, loop, out};
+    static auto& kernels = *new std::map<Key, ElementwiseKernel>();
     const std::scoped_lock lock(mutex);
     auto found = kernels.find(key);
     if (found == kernels.end()) {
@@ -265,6 +271,7 @@ const ElementwiseKernel& ufunc_kernel(const UfuncDefinition& ufunc, DType loop, 
                                                     "kiln_" + std::string(ufunc.name), options))
                     .first;
     }
+    last = {key, &found->second};
     return found->second;
 }
 
@@ -291,14 +298,15 @@ ndarray call_ufunc(const UfuncDefinition& ufunc, std::span<const Argument> args,
     if (constant) {
         return filled(ufunc, *constant, args, shape, options);
     }
-    // The kernel's arguments: the inputs, then out. Built only for an eager call, since each
-    // array copied costs its shape's and strides' allocations.
-    const auto call = [&] {
-        std::vector<Argument> arguments(args.begin(), args.end());
-        if (options.out) {
-            arguments.emplace_back(*options.out);
+    // The kernel's arguments: the inputs, then out. Copied only for an eager call with out.
+    std::vector<Argument> with_out;
+    const auto call = [&]() -> std::span<const Argument> {
+        if (!options.out) {
+            return args;
         }
-        return arguments;
+        with_out.assign(args.begin(), args.end());
+        with_out.emplace_back(*options.out);
+        return with_out;
     };
     const DType written = options.out ? options.out->dtype() : result;
     if (const ElementwiseKernel* exact =

@@ -37,6 +37,12 @@ public:
           x_data_(x_.data()),
           y_data_(y_.data()),
           z_data_(z_.data()) {}
+    // Its launch arguments point into it.
+    Floor(const Floor&) = delete;
+    Floor& operator=(const Floor&) = delete;
+    Floor(Floor&&) = delete;
+    Floor& operator=(Floor&&) = delete;
+    ~Floor() = default;
 
     void operator()() const {
         launch_(Dim3{(elements + block - 1) / block}, Dim3{block}, args_.data(), current_stream());
@@ -54,7 +60,7 @@ private:
     mutable std::array<void*, 4> args_{&x_data_, &y_data_, &z_data_, &count_};
 };
 
-// Microseconds per call of `batch` calls of `call`, from an idle stream.
+// Microseconds per call of calls_per_batch calls of `call`, from an idle stream.
 template <class Call>
 double batch_us(const Call& call) {
     synchronize(current_stream());

@@ -348,8 +348,11 @@ void Communicator::synchronize(std::optional<StreamView> stream) const {
     const DeviceGuard on_device{Device(s.device)};
     const auto result = detail::wait_for(
         [&] {
+            // The stream first: once its work is done, any failure that work met is in the
+            // status, whereas a status read first can miss one the work records just after.
+            const bool finished = done(view);
             detail::Poll seen = s.poll();
-            seen.finished = done(view);
+            seen.finished = finished;
             return seen;
         },
         s.timeout);

@@ -28,7 +28,7 @@ namespace kiln::detail {
 // NOLINTNEXTLINE(cppcoreguidelines-pro-type-member-init): words_ past size_ are never read
 class CallSignature {
 public:
-    CallSignature() = default;
+    CallSignature() = default;  // NOLINT(cppcoreguidelines-pro-type-member-init): see words_
     // The device a call runs on and its arguments (not their data or values).
     CallSignature(int device, std::span<const Argument> args) noexcept;
 

@@ -7,6 +7,7 @@
 
 #include "../backend.hpp"
 #include "../call_context.hpp"
+#include "call_memo.hpp"
 #include "kernel_launcher.hpp"
 #include "recorded_call.hpp"
 #include "shared_definitions.hpp"
@@ -17,6 +18,7 @@
 #include <kiln/stream.hpp>
 
 #include <concepts>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <span>
@@ -96,12 +98,22 @@ public:
         const std::optional<std::vector<Argument>> separated =
             C::separate_inputs(definition_, given, options, stream);
         const std::span<const Argument> args = separated ? *separated : given;
+        CallSignature options_signature;
+        C::sign(options_signature, options);
+        // Never destroyed before the thread's end; holds no vendor resource.
+        static thread_local CallMemo memo;
+        if (const auto found = memo.find(serial_, device, args, options_signature)) {
+            if (auto outputs = replay(*found, args, C::passed_outputs(options), stream)) {
+                return std::move(*outputs);
+            }
+        }
         CallSignature signature(device, args);
         C::sign(signature, options);
         // A call that reaches another device's memory is checked again every time (prepare).
         if (const auto found = calls_.find(signature);
             found && all_on_device(args, C::passed_outputs(options), device)) {
             if (auto outputs = replay(*found, args, C::passed_outputs(options), stream)) {
+                memo.remember(serial_, device, args, options_signature, found);
                 return std::move(*outputs);
             }
         }
@@ -128,6 +140,7 @@ public:
 
 private:
     typename C::Definition definition_;
+    std::uint64_t serial_ = CallMemo::new_kernel_serial();
     VariantCache<typename C::Compiled> variants_;
     CallRecords calls_;
 };

@@ -56,12 +56,6 @@ void CallSignature::add(const Argument& argument) noexcept {
     }
 }
 
-bool operator==(const CallSignature& a, const CallSignature& b) noexcept {
-    return a.size_ == b.size_ && a.overflow_ == b.overflow_ &&
-           std::equal(a.words_.begin(), a.words_.begin() + static_cast<std::ptrdiff_t>(a.size_),
-                      b.words_.begin());
-}
-
 bool RecordedCall::replayable() const noexcept {
     return signature.complete() && operand_dtypes.size() <= max_operands &&
            std::all_of(launches.begin(), launches.end(), [](const RecordedLaunch& launch) {

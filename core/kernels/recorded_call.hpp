@@ -11,6 +11,7 @@
 #include <kiln/elementwise_kernel.hpp>
 #include <kiln/stream_view.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -43,7 +44,12 @@ public:
     void add(const Argument& argument) noexcept;
 
     [[nodiscard]] bool complete() const noexcept { return !overflow_; }
-    friend bool operator==(const CallSignature& a, const CallSignature& b) noexcept;
+    // Inline: the call memo compares the options' few words on every call.
+    friend bool operator==(const CallSignature& a, const CallSignature& b) noexcept {
+        return a.size_ == b.size_ && a.overflow_ == b.overflow_ &&
+               std::equal(a.words_.begin(), a.words_.begin() + static_cast<std::ptrdiff_t>(a.size_),
+                          b.words_.begin());
+    }
 
 private:
     static constexpr std::size_t capacity = 64;

@@ -122,23 +122,25 @@ namespace {
 bool is_per_thread(StreamView stream) {
     return stream.native() == per_thread_stream().native();
 }
-StreamView pool_stream(StreamView stream, int device) {
+StreamView pool_stream(StreamView stream, int device, bool per_thread) {
     const StreamView named = stream.or_device(device);
-    return is_per_thread(named) ? StreamView{nullptr, named.device()} : named;
+    return per_thread ? StreamView{nullptr, named.device()} : named;
 }
 }  // namespace
 
 void* MemoryPool::do_allocate(std::size_t bytes, StreamView stream) {
-    return naming_device(device_,
-                         [&] { return pool_->allocate(bytes, pool_stream(stream, device_)); });
+    return naming_device(device_, [&] {
+        return pool_->allocate(bytes, pool_stream(stream, device_, is_per_thread(stream)));
+    });
 }
 
 void MemoryPool::do_deallocate(void* ptr, std::size_t bytes, StreamView stream) {
-    if (is_per_thread(stream)) {
+    const bool per_thread = is_per_thread(stream);
+    if (per_thread) {
         // This thread's own stream: its work is done once synchronized.
         synchronize(stream.or_device(device_));
     }
-    pool_->deallocate(ptr, bytes, pool_stream(stream, device_));
+    pool_->deallocate(ptr, bytes, pool_stream(stream, device_, per_thread));
 }
 
 PinnedMemoryPool::PinnedMemoryPool()

@@ -62,9 +62,14 @@ struct StreamFree {
     explicit StreamFree(OwedTo freed_on) : stream(freed_on) {}
     OwedTo stream;
     FreeSet blocks;
+    // The last block freed here with no free neighbour, kept out of `blocks`: a call that frees
+    // the array the call before it made, and asks for the same size, takes it without a search or
+    // a tree update. A search files it in `blocks` first.
+    Block* recent = nullptr;
 };
 
-enum class BlockState : std::uint8_t { spare, free, used };
+// `recent`: free, held in its list's recent slot rather than its set.
+enum class BlockState : std::uint8_t { spare, free, recent, used };
 
 // A piece of a chunk. A chunk's blocks tile it and are linked in address order. Merging keeps the
 // lower block, so a chunk's first block stays its first block while the pool holds the chunk.
@@ -191,6 +196,9 @@ private:
     Block* new_chunk(std::size_t rounded, StreamView stream);
     void* allocate_chunk(std::size_t rounded, StreamView stream);
     void* hand_out(Block* block, std::size_t bytes, StreamView stream) noexcept;
+    Block* take_recent(std::size_t rounded, StreamView stream) noexcept;
+    void keep_recent(Block* block, StreamFree& list) noexcept;
+    void file_recent() noexcept;
 
     StreamFree* find_list(OwedTo stream) const noexcept;
     StreamFree& list_for(OwedTo stream);
@@ -209,6 +217,11 @@ void* PoolResource::State::allocate(std::size_t bytes, StreamView stream) {
         throw OutOfMemory(bytes, total_bytes, max_request);
     }
     const std::size_t rounded = round_up(bytes);
+    in_use.reserve_one();
+    if (Block* block = take_recent(rounded, stream)) {
+        return hand_out(block, bytes, stream);
+    }
+    file_recent();
     if (Block* block = take_cached(rounded, stream)) {
         return split_and_hand_out(block, rounded, bytes, stream);
     }
@@ -320,7 +333,50 @@ void PoolResource::State::deallocate(void* ptr, std::size_t bytes, StreamView st
     StreamFree& list = list_for(order.retired(stream) ? OwedTo{} : OwedTo{stream});
     in_use.erase(block);
     used_bytes -= block->size;
+    const auto free = [](const Block* neighbour) {
+        return neighbour != nullptr && neighbour->state != BlockState::used &&
+               neighbour->state != BlockState::spare;
+    };
+    if (list.recent == nullptr && !free(block->prev) && !free(block->next)) {
+        keep_recent(block, list);
+        return;
+    }
     join_free(block, list);
+}
+
+// `stream`'s recent block, out of its slot, when it is what take_cached would pick: exactly
+// `rounded` bytes, and no free block of that size at a lower address. Else nullptr.
+Block* PoolResource::State::take_recent(std::size_t rounded, StreamView stream) noexcept {
+    StreamFree* own = find_list(stream);
+    if (own == nullptr || own->recent == nullptr || own->recent->size != rounded) {
+        return nullptr;
+    }
+    Block* block = own->recent;
+    const auto address = reinterpret_cast<std::uintptr_t>(block->address);
+    if (const auto fit = own->blocks.lower_bound(FreeEntry{rounded, 0, nullptr});
+        fit != own->blocks.end() && fit->size == rounded && fit->address < address) {
+        return nullptr;
+    }
+    unmark_free(block);
+    return block;
+}
+
+void PoolResource::State::keep_recent(Block* block, StreamFree& list) noexcept {
+    list.recent = block;
+    block->owner = &list;
+    block->stream = list.stream;
+    block->state = BlockState::recent;
+    ++n_free_blocks;
+}
+
+// Files every list's recent block among its free blocks, joined with its free neighbours.
+void PoolResource::State::file_recent() noexcept {
+    for (const auto& list : free_lists) {
+        if (Block* block = list->recent) {
+            unmark_free(block);
+            join_free(block, *list);
+        }
+    }
 }
 
 // Files a block that is no longer used, or no longer owed to its stream, among `list`'s free
@@ -329,7 +385,8 @@ void PoolResource::State::deallocate(void* ptr, std::size_t bytes, StreamView st
 void PoolResource::State::join_free(Block* block, StreamFree& list) noexcept {
     StreamFree* into = &list;
     const auto joins = [&into](const Block* neighbour) {
-        if (neighbour == nullptr || neighbour->state != BlockState::free ||
+        if (neighbour == nullptr ||
+            (neighbour->state != BlockState::free && neighbour->state != BlockState::recent) ||
             neighbour->owner == nullptr) {
             return false;
         }
@@ -356,6 +413,7 @@ void PoolResource::State::join_free(Block* block, StreamFree& list) noexcept {
 
 // Returns the chunks whose blocks are all free: of every stream, or only those freed on `stream`.
 void PoolResource::State::free_chunks(std::optional<StreamView> stream) {
+    file_recent();
     std::vector<Block*> firsts;
     for (const auto& list : free_lists) {
         if (!stream || !list->stream || list->stream == *stream) {
@@ -406,6 +464,7 @@ void PoolResource::State::release_if_free(Block* first, std::optional<StreamView
 // `stream` has finished its work and is about to be destroyed: its free blocks become idle,
 // joining free neighbours where they can, and blocks allocated on it forget it.
 void PoolResource::State::retire(StreamView stream) {
+    file_recent();
     for (Block& block : blocks) {
         if (block.state == BlockState::used && block.stream == stream) {
             block.stream.reset();
@@ -491,7 +550,11 @@ void PoolResource::State::mark_free(Block* block, StreamFree& list) noexcept {
 }
 
 void PoolResource::State::unmark_free(Block* block) noexcept {
-    block->node = block->owner->blocks.extract(block->position);
+    if (block->state == BlockState::recent) {
+        block->owner->recent = nullptr;
+    } else {
+        block->node = block->owner->blocks.extract(block->position);
+    }
     block->owner = nullptr;
     --n_free_blocks;
 }

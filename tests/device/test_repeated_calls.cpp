@@ -86,6 +86,33 @@ TEST(RepeatedCalls, ElementwiseTellsLayoutsApart) {
     }
 }
 
+// The same array objects through two kernels by turns, then through views of them: a call is
+// remembered per kernel and per geometry (call_memo.hpp), never taken for another's.
+TEST(RepeatedCalls, SameArraysThroughTwoKernelsAndTheirViews) {
+    KILN_REQUIRE_DEVICE();
+    const kiln::ElementwiseKernel add("T x, T y", "T z", "z = x + y", "repeat_memo_add");
+    const kiln::ElementwiseKernel subtract("T x, T y", "T z", "z = x - y", "repeat_memo_sub");
+    const ndarray x = kiln::array(iota(200, 3.0));
+    const ndarray y = kiln::array(iota(200, 1.0));
+    const ndarray x_rows = x.reshape({2, 100});
+    const ndarray y_reversed = y[{kiln::Slice{.step = -1}}];
+    for (int round = 0; round < 3; ++round) {
+        const auto sum = add({x, y}).get<double>();
+        const auto difference = subtract({x, y}).get<double>();
+        const ndarray rows = add({x_rows, y.reshape({2, 100})});
+        const auto reversed = add({x, y_reversed}).get<double>();
+        ASSERT_EQ(rows.shape(), (kiln::Shape{2, 100}));
+        const auto row_values = rows.get<double>();
+        for (std::size_t i = 0; i < 200; ++i) {
+            const auto at = static_cast<double>(i);
+            ASSERT_EQ(sum[i], 4.0 * at) << "round " << round << " element " << i;
+            ASSERT_EQ(difference[i], 2.0 * at) << "round " << round << " element " << i;
+            ASSERT_EQ(row_values[i], 4.0 * at) << "round " << round << " element " << i;
+            ASSERT_EQ(reversed[i], (3.0 * at) + (199.0 - at)) << "round " << round;
+        }
+    }
+}
+
 // More layouts than a kernel keeps records of: old ones are replaced, results stay right.
 TEST(RepeatedCalls, ElementwiseCyclingManyShapes) {
     KILN_REQUIRE_DEVICE();

@@ -140,6 +140,42 @@ TEST_F(Pool, EqualFitsGoToTheLowestAddress) {
     EXPECT_EQ(pool.allocate(1024), higher);
 }
 
+// The eager pattern: each call makes an array and frees the one the call before made. The two
+// blocks take turns; the pool neither grows nor splits further.
+TEST_F(Pool, AlternatingBlocksOfOneSizeAreReused) {
+    void* older = pool.allocate(1000, stream_a);
+    void* newer = pool.allocate(1000, stream_a);
+    pool.deallocate(older, 1000, stream_a);
+    const std::size_t free_blocks = pool.n_free_blocks();
+    for (int i = 0; i < 10; ++i) {
+        void* made = pool.allocate(1000, stream_a);
+        EXPECT_EQ(made, older);
+        pool.deallocate(newer, 1000, stream_a);
+        older = newer;
+        newer = made;
+        EXPECT_EQ(pool.used_bytes(), 1024U);
+        EXPECT_EQ(pool.n_free_blocks(), free_blocks);
+    }
+    EXPECT_EQ(host.allocations(), 2U);
+    EXPECT_TRUE(order.waits().empty());
+}
+
+// A freed block held for a request of its own size still serves a smaller one, and merges with
+// a neighbour freed after it.
+TEST_F(Pool, ALastFreedBlockServesOtherSizesAndMerges) {
+    void* chunk = pool.allocate(2048, stream_a);
+    pool.deallocate(chunk, 2048, stream_a);
+    void* front = pool.allocate(1024, stream_a);
+    void* back = pool.allocate(1024, stream_a);
+    pool.deallocate(front, 1024, stream_a);
+    EXPECT_EQ(pool.allocate(512, stream_a), front);
+    pool.deallocate(front, 512, stream_a);
+    pool.deallocate(back, 1024, stream_a);
+    EXPECT_EQ(pool.n_free_blocks(), 1U);
+    EXPECT_EQ(pool.allocate(2048, stream_a), chunk);
+    EXPECT_EQ(host.allocations(), 1U);
+}
+
 TEST_F(Pool, SplitHandsOutTheFrontAndKeepsTheRest) {
     void* chunk = pool.allocate(4096);
     pool.deallocate(chunk, 4096);

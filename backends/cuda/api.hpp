@@ -68,6 +68,41 @@ inline CUresult driver_occupancy(int* blocks, CUfunction f, int block_size,
                      shared_mem);
 }
 
+inline CUresult driver_current_context(CUcontext* context) {
+    KILN_CALL_DRIVER(cuCtxGetCurrent, context);
+}
+inline CUresult driver_device(CUdevice* handle, int device) {
+    KILN_CALL_DRIVER(cuDeviceGet, handle, device);
+}
+inline CUresult driver_retain_primary(CUcontext* context, CUdevice handle) {
+    KILN_CALL_DRIVER(cuDevicePrimaryCtxRetain, context, handle);
+}
+inline CUresult driver_retain_primary_context(CUcontext* context, int device) {
+    CUdevice handle{};
+    const CUresult rc = driver_device(&handle, device);
+    return rc == CUDA_SUCCESS ? driver_retain_primary(context, handle) : rc;
+}
+
+// The calling thread's current device, asked before every launch. The driver's current context,
+// when it is a device's primary context, names the device for a third of cudaGetDevice's cost
+// (docs/perf.md); any other context, or none, is asked of the runtime.
+inline cudaError_t current_device(int* device) {
+    // Never destroyed: launches may come during static destruction.
+    static auto& primary = *new PrimaryContexts();
+    CUcontext context = nullptr;
+    if (driver_current_context(&context) == CUDA_SUCCESS && context != nullptr) {
+        if (const int known = primary.device_of(context); known >= 0) {
+            *device = known;
+            return cudaSuccess;
+        }
+    }
+    const cudaError_t rc = cudaGetDevice(device);
+    if (rc == cudaSuccess) {
+        primary.note(*device, driver_retain_primary_context);
+    }
+    return rc;
+}
+
 // The kernel's function in the current context: the device's, where the backend calls it.
 inline cudaError_t library_function(CUfunction* function, cudaLibrary_t library, const char* name) {
     cudaKernel_t kernel{};
@@ -221,7 +256,7 @@ struct Api {
 
     KILN_LINKED_ENTRY(get_device_count, cudaGetDeviceCount);
     KILN_LINKED_ENTRY(get_device_properties, cudaGetDeviceProperties);
-    KILN_LINKED_ENTRY(get_device, cudaGetDevice);
+    static constexpr Entry<&current_device> get_device{"cudaGetDevice"};
     KILN_LINKED_ENTRY(set_device, cudaSetDevice);
     KILN_LINKED_ENTRY(device_synchronize, cudaDeviceSynchronize);
     KILN_LINKED_ENTRY(stream_priority_range, cudaDeviceGetStreamPriorityRange);

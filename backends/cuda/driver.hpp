@@ -7,6 +7,10 @@
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 
+#include <array>
+#include <atomic>
+#include <cstddef>
+
 namespace kiln::detail::cuda {
 
 // A driver function as the CUDA headers kiln was built with declare it (cuModuleGetGlobal is
@@ -39,6 +43,48 @@ inline void bind_runtime_context() noexcept {
         bound = true;
     }
 }
+
+// Which runtime device a driver context is the primary context of. Each device's primary context
+// is retained the first time the runtime names that device current, and never released, so its
+// handle names that device for the life of the process.
+class PrimaryContexts {
+public:
+    // The device whose primary context `context` is; -1 for any other context.
+    [[nodiscard]] int device_of(CUcontext context) const noexcept {
+        const int known = known_.load(std::memory_order_acquire);
+        for (int device = 0; device < known; ++device) {
+            if (contexts_.at(static_cast<std::size_t>(device)).load(std::memory_order_relaxed) ==
+                context) {
+                return device;
+            }
+        }
+        return -1;
+    }
+
+    // Retains `device`'s primary context, once; `retain` is cuDevicePrimaryCtxRetain's forwarder.
+    template <class Retain>
+    void note(int device, const Retain& retain) noexcept {
+        if (device < 0 || device >= capacity ||
+            contexts_.at(static_cast<std::size_t>(device)).load(std::memory_order_acquire) !=
+                nullptr) {
+            return;
+        }
+        CUcontext context = nullptr;
+        if (retain(&context, device) != CUDA_SUCCESS || context == nullptr) {
+            return;
+        }
+        contexts_.at(static_cast<std::size_t>(device)).store(context, std::memory_order_release);
+        int known = known_.load(std::memory_order_relaxed);
+        while (known <= device &&
+               !known_.compare_exchange_weak(known, device + 1, std::memory_order_release)) {
+        }
+    }
+
+private:
+    static constexpr int capacity = 64;  // more devices are asked of the runtime every time
+    std::array<std::atomic<CUcontext>, capacity> contexts_{};
+    std::atomic<int> known_{0};
+};
 
 }  // namespace kiln::detail::cuda
 

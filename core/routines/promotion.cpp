@@ -103,6 +103,15 @@ DType real_dtype(DType dtype) {
 }  // namespace detail
 
 DType result_type(std::span<const Argument> args) {
+    // Arrays of one dtype, the usual ufunc call, promote to it (Promotion.OneDtypeIsItsOwnResult).
+    if (const auto* first = args.empty() ? nullptr : std::get_if<ndarray>(&args.front())) {
+        if (std::all_of(args.begin(), args.end(), [first](const Argument& arg) {
+                const auto* array = std::get_if<ndarray>(&arg);
+                return array != nullptr && array->dtype() == first->dtype();
+            })) {
+            return first->dtype();
+        }
+    }
     // Inline for the usual few arguments: every ufunc call asks this.
     boost::container::small_vector<DType, 4> strong;
     boost::container::small_vector<DType, 4> weak;

@@ -32,6 +32,15 @@ TEST(Promotion, ArraysPromoteAsPromoteTypes) {
     EXPECT_EQ(promote({DType::bool_, DType::bool_}), DType::bool_);
 }
 
+// result_type answers arrays of one dtype without promoting (promotion.cpp): NumPy's
+// promote_types(d, d) is d for every dtype.
+TEST(Promotion, OneDtypeIsItsOwnResult) {
+    for (const DType dtype : kiln::detail::promotion_order) {
+        EXPECT_EQ(promote({dtype, dtype}), dtype) << name(dtype);
+        EXPECT_EQ(promote({dtype, dtype, dtype}), dtype) << name(dtype);
+    }
+}
+
 TEST(Promotion, ManyArraysPromoteAsNumPysDTypeSequence) {
     using enum DType;
     // numpy/_core/tests/test_nep50_promotions.py: test_expected_promotion's third set, whose

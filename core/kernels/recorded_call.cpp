@@ -3,6 +3,7 @@
 #include "reduction/last_block_counters.hpp"
 
 #include "../array/array_memory.hpp"
+#include "../layout.hpp"
 #include "../profiling.hpp"
 
 #include <kiln/error.hpp>
@@ -65,8 +66,11 @@ bool RecordedCall::replayable() const noexcept {
 
 void RecordedCall::share_output_geometries(std::size_t given) {
     output_geometries.assign(operand_dtypes.size(), nullptr);
+    output_bytes.assign(operand_dtypes.size(), 0);
     for (std::size_t p = given; p < operand_dtypes.size(); ++p) {
-        output_geometries[p] = c_contiguous_geometry(output_shape, itemsize(operand_dtypes[p]));
+        const std::size_t item = itemsize(operand_dtypes[p]);
+        output_geometries[p] = c_contiguous_geometry(output_shape, item);
+        output_bytes[p] = static_cast<std::size_t>(checked_size(output_shape, item)) * item;
     }
 }
 
@@ -124,9 +128,11 @@ std::optional<std::vector<ndarray>> replay(const RecordedCall& call, std::span<c
             }
             pointers.at(p) = array.data();
         } else {
-            // Apart, not as one conditional: that would be a const prvalue, copied in.
+            // Apart, not as one conditional: that would be a const prvalue, copied in. Made in
+            // place: moving an array copies its geometry handle.
             if (out.empty()) {
-                results.push_back(empty_on(call.output_geometries.at(p), dtype, stream));
+                results.emplace_back(allocate_array_memory(call.output_bytes.at(p), stream), dtype,
+                                     call.output_geometries.at(p), 0, stream.device());
             } else {
                 results.push_back(out[p - call.inputs]);
             }

@@ -80,6 +80,7 @@ struct RecordedCall {
     // makes them before the call is recorded): every replay's outputs share them, so that making
     // an output allocates only its memory.
     std::vector<std::shared_ptr<const ArrayGeometry>> output_geometries;
+    std::vector<std::size_t> output_bytes;  // each such output's allocation, by operand
     std::int64_t scratch_bytes = 0;
     bool block_counter = false;  // the launches take the stream's (last_block_counters.hpp)
     std::vector<RecordedLaunch> launches;

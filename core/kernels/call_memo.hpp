@@ -1,53 +1,96 @@
-// The shortest path of a generated kernel's call. Each thread remembers its last few calls by the
-// identity of their arguments: each array's geometry object (arrays made alike share one), dtype
-// and device; each scalar's dtype; the call options' words. A call that matches one replays its
-// record without building its signature or searching the kernel's records. An entry holds the
-// geometries it names, so no address it compares can be reused for another shape.
+// The shortest path of a repeated call. Each thread remembers its last few calls by the identity
+// of their arguments: each array's geometry object (arrays made alike share one), dtype and
+// device; each scalar's dtype; the call options' words. A call that matches one takes what was
+// worked out for it (a generated kernel's record, a ufunc's kernel) without working it out again.
+// An entry holds the geometries it names, so no address it compares can be reused for another
+// shape.
 #pragma once
 
 #include "recorded_call.hpp"
 
 #include <kiln/argument.hpp>
+#include <kiln/ndarray.hpp>
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <utility>
+#include <variant>
 
 namespace kiln::detail {
 
+// What a memo compares of one argument: an array's dtype and device, or a scalar's dtype.
+[[nodiscard]] std::int64_t argument_kind(const Argument& argument) noexcept;
+// An array's geometry object; null for a scalar.
+[[nodiscard]] const ArrayGeometry* argument_geometry(const Argument& argument) noexcept;
+
+// A serial number for an owner of calls (a kernel state): unlike its address, never reused.
+[[nodiscard]] std::uint64_t new_call_owner_serial() noexcept;
+
+template <class Value>
 class CallMemo {
 public:
     // Calls with more arguments are not remembered.
     static constexpr std::size_t max_arguments = 8;
 
-    // A serial number for a kernel state: unlike its address, never reused.
-    [[nodiscard]] static std::uint64_t new_kernel_serial() noexcept;
+    // The value remembered for a call of `owner` on `device` with `args` and options that sign
+    // as `options`; null when none is. Valid until this memo's next remember().
+    [[nodiscard]] const Value* find(std::uint64_t owner, int device, std::span<const Argument> args,
+                                    const CallSignature& options) const noexcept {
+        for (const Entry& entry : entries_) {
+            if (entry.owner == owner && entry.device == device && entry.count == args.size() &&
+                entry.options == options && matches(entry, args)) {
+                return &entry.value;
+            }
+        }
+        return nullptr;
+    }
 
-    // The record remembered for kernel `kernel` called on `device` with `args` and options that
-    // sign as `options`; null when none is.
-    [[nodiscard]] std::shared_ptr<const RecordedCall> find(
-        std::uint64_t kernel, int device, std::span<const Argument> args,
-        const CallSignature& options) const noexcept;
-    // Remembers `call` for the same, in place of the oldest entry. The caller has checked that
-    // `call` replays such a call: every array is on `device`.
-    void remember(std::uint64_t kernel, int device, std::span<const Argument> args,
-                  const CallSignature& options, std::shared_ptr<const RecordedCall> call);
+    // Remembers `value` for the same, in place of the oldest entry.
+    void remember(std::uint64_t owner, int device, std::span<const Argument> args,
+                  const CallSignature& options, Value value) {
+        if (args.size() > max_arguments || !options.complete()) {
+            return;
+        }
+        Entry& entry = entries_.at(next_);
+        next_ = (next_ + 1) % capacity;
+        entry.owner = owner;
+        entry.device = device;
+        entry.count = args.size();
+        entry.geometries = {};
+        for (std::size_t i = 0; i < args.size(); ++i) {
+            entry.kinds.at(i) = argument_kind(args[i]);
+            if (const auto* array = std::get_if<ndarray>(&args[i])) {
+                entry.geometries.at(i) = array->shared_geometry();
+            }
+        }
+        entry.options = options;
+        entry.value = std::move(value);
+    }
 
 private:
     struct Entry {
-        std::uint64_t kernel = 0;  // 0: empty
+        std::uint64_t owner = 0;  // 0: empty
         int device = -1;
         std::size_t count = 0;
         std::array<std::shared_ptr<const ArrayGeometry>, max_arguments> geometries;  // of arrays
-        std::array<std::int64_t, max_arguments> kinds{};  // dtype, device, scalar or array
+        std::array<std::int64_t, max_arguments> kinds{};
         CallSignature options;
-        std::shared_ptr<const RecordedCall> call;
+        Value value{};
     };
     static constexpr std::size_t capacity = 8;
 
-    [[nodiscard]] static bool matches(const Entry& entry, std::span<const Argument> args) noexcept;
+    [[nodiscard]] static bool matches(const Entry& entry, std::span<const Argument> args) noexcept {
+        for (std::size_t i = 0; i < args.size(); ++i) {
+            if (entry.kinds.at(i) != argument_kind(args[i]) ||
+                entry.geometries.at(i).get() != argument_geometry(args[i])) {
+                return false;
+            }
+        }
+        return true;
+    }
 
     std::array<Entry, capacity> entries_;
     std::size_t next_ = 0;

@@ -101,8 +101,11 @@ public:
         CallSignature options_signature;
         C::sign(options_signature, options);
         // Never destroyed before the thread's end; holds no vendor resource.
-        static thread_local CallMemo memo;
-        if (const auto found = memo.find(serial_, device, args, options_signature)) {
+        static thread_local CallMemo<std::shared_ptr<const RecordedCall>> memo;
+        if (const auto* remembered = memo.find(serial_, device, args, options_signature)) {
+            // Held: a call the replay makes (memory running short runs deferred work) may
+            // replace the entry.
+            const std::shared_ptr<const RecordedCall> found = *remembered;
             if (auto outputs = replay(*found, args, C::passed_outputs(options), stream)) {
                 return std::move(*outputs);
             }
@@ -140,7 +143,7 @@ public:
 
 private:
     typename C::Definition definition_;
-    std::uint64_t serial_ = CallMemo::new_kernel_serial();
+    std::uint64_t serial_ = new_call_owner_serial();
     VariantCache<typename C::Compiled> variants_;
     CallRecords calls_;
 };

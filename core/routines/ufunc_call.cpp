@@ -3,17 +3,20 @@
 #include "../array/array_memory.hpp"
 #include "../call_context.hpp"
 #include "../error_message.hpp"
+#include "../kernels/call_memo.hpp"
 #include "deferred_calls.hpp"
 #include "exact_comparison.hpp"
 #include "promotion.hpp"
 
 #include <kiln/elementwise_kernel.hpp>
 #include <kiln/error.hpp>
+#include <kiln/lazy.hpp>
 #include <kiln/manipulation.hpp>
 #include <kiln/shape.hpp>
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <map>
 #include <mutex>
 #include <string>
@@ -160,19 +163,30 @@ void check_out(const UfuncDefinition& ufunc, const ndarray& out, DType result,
 }
 
 // Runs `kernel` on `call` (the inputs, then `out` when given) and returns `out`, the new array,
-// or, for scalars alone, a 0-d array of the one element computed.
-ndarray run(const ElementwiseKernel& kernel, std::span<const Argument> call,
-            const std::optional<Shape>& shape, const UfuncOptions& options) {
+// or, for scalars alone (`has_arrays` false), a 0-d array of the one element computed.
+ndarray run(const ElementwiseKernel& kernel, std::span<const Argument> call, bool has_arrays,
+            const UfuncOptions& options) {
     CallOptions call_options;
     call_options.stream = options.stream;
-    if (!shape && !options.out) {
+    if (!has_arrays && !options.out) {
         call_options.size = 1;
     }
     std::vector<ndarray> outputs = kernel.outputs(call, call_options);
     if (options.out) {
         return *options.out;
     }
-    return shape ? std::move(outputs.front()) : outputs.front().reshape({});
+    return has_arrays ? std::move(outputs.front()) : outputs.front().reshape({});
+}
+
+// A ufunc's call options never change its kernel beyond what kernel_follows_from_arrays asks.
+const CallSignature no_call_options{};
+
+// Whether a call's kernel follows from its ufunc and its arguments' dtypes and shapes alone:
+// arrays only, eager, no out and no dtype. Then each thread remembers it (call_memo.hpp).
+bool kernel_follows_from_arrays(std::span<const Argument> args, const UfuncOptions& options) {
+    return !options.out && !options.dtype && !lazy_fusion() &&
+           std::all_of(args.begin(), args.end(),
+                       [](const Argument& arg) { return std::holds_alternative<ndarray>(arg); });
 }
 
 // `value` everywhere: in `out`, or a new bool array of the broadcast shape on the arrays' device.
@@ -277,6 +291,14 @@ const ElementwiseKernel& ufunc_kernel(const UfuncDefinition& ufunc, DType loop, 
 
 ndarray call_ufunc(const UfuncDefinition& ufunc, std::span<const Argument> args,
                    const UfuncOptions& options) {
+    // Ufunc definitions are static: an address names one for the life of the process.
+    const auto owner = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(&ufunc));
+    // Never destroyed before the thread's end; its kernels live as long as the process.
+    static thread_local CallMemo<const ElementwiseKernel*> kernels;
+    const bool memo = kernel_follows_from_arrays(args, options);
+    if (const auto* kernel = memo ? kernels.find(owner, 0, args, no_call_options) : nullptr) {
+        return run(**kernel, args, true, options);
+    }
     const DType loop = options.dtype ? requested_loop(ufunc, args, *options.dtype)
                                      : loop_dtype(ufunc, result_type(args));
     if (operation_for(ufunc, loop).empty()) {
@@ -309,16 +331,20 @@ ndarray call_ufunc(const UfuncDefinition& ufunc, std::span<const Argument> args,
         return with_out;
     };
     const DType written = options.out ? options.out->dtype() : result;
-    if (const ElementwiseKernel* exact =
-            options.dtype ? nullptr : integer_comparison_kernel(ufunc, args, loop, written)) {
-        return run(*exact, call(), shape, options);
-    }
-    if (shape && !options.out && !options.dtype) {
+    const ElementwiseKernel* exact =
+        options.dtype ? nullptr : integer_comparison_kernel(ufunc, args, loop, written);
+    if (exact == nullptr && shape && !options.out && !options.dtype) {
         if (auto deferred = defer_ufunc(ufunc, args, loop, result, *shape, options.stream)) {
             return std::move(*deferred);
         }
     }
-    return run(ufunc_kernel(ufunc, loop, written), call(), shape, options);
+    const ElementwiseKernel& kernel =
+        exact != nullptr ? *exact : ufunc_kernel(ufunc, loop, written);
+    ndarray out = run(kernel, call(), shape.has_value(), options);
+    if (memo) {
+        kernels.remember(owner, 0, args, no_call_options, &kernel);
+    }
+    return out;
 }
 
 namespace {
@@ -374,7 +400,8 @@ ndarray call_where(std::span<const Argument> args, const UfuncOptions& options) 
             return std::move(*deferred);
         }
     }
-    return run(where_kernel(loop, options.out ? options.out->dtype() : loop), call, shape, options);
+    return run(where_kernel(loop, options.out ? options.out->dtype() : loop), call,
+               shape.has_value(), options);
 }
 
 }  // namespace kiln::detail

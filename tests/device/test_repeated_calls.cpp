@@ -113,6 +113,34 @@ TEST(RepeatedCalls, SameArraysThroughTwoKernelsAndTheirViews) {
     }
 }
 
+// Eager ufuncs of arrays alone are remembered by ufunc and by the arrays' identity
+// (call_memo.hpp): the same arrays through several ufuncs by turns, with the exact integer
+// comparison among them, and a scope that turns lazy fusion on between rounds.
+TEST(RepeatedCalls, EagerUfuncsOnTheSameArraysStayApart) {
+    KILN_REQUIRE_DEVICE();
+    const ndarray x = kiln::array(iota(100, 3.0));
+    const ndarray y = kiln::array(iota(100, 1.0));
+    // 2**60 and 2**60 + 1 meet as one float64; int64 against uint64 compares them exactly.
+    const ndarray low = kiln::array(std::vector<std::int64_t>{std::int64_t{1} << 60});
+    const ndarray high = kiln::array(std::vector<std::uint64_t>{(std::uint64_t{1} << 60) + 1});
+    for (int round = 0; round < 4; ++round) {
+        const kiln::LazyFusionScope lazy(round == 2);
+        const auto sum = kiln::add(x, y).get<double>();
+        const auto difference = kiln::subtract(x, y).get<double>();
+        const ndarray greater = kiln::greater(x, y);
+        const ndarray exact = kiln::less(low, high);
+        ASSERT_EQ(greater.dtype(), kiln::bool_);
+        const auto greater_values = greater.get<bool>();
+        ASSERT_TRUE(exact.get<bool>().at(0)) << "round " << round;
+        for (std::size_t i = 0; i < 100; ++i) {
+            const auto at = static_cast<double>(i);
+            ASSERT_EQ(sum[i], 4.0 * at) << "round " << round << " element " << i;
+            ASSERT_EQ(difference[i], 2.0 * at) << "round " << round << " element " << i;
+            ASSERT_EQ(greater_values[i], i > 0) << "round " << round << " element " << i;
+        }
+    }
+}
+
 // More layouts than a kernel keeps records of: old ones are replaced, results stay right.
 TEST(RepeatedCalls, ElementwiseCyclingManyShapes) {
     KILN_REQUIRE_DEVICE();

@@ -96,4 +96,30 @@ private:
     std::size_t next_ = 0;
 };
 
+// The calling thread's memo of `Value`s, shared by every caller that keeps them; null once the
+// thread's thread-locals are being destroyed (a call from a static destructor at exit then takes
+// the full path).
+template <class Value>
+[[nodiscard]] CallMemo<Value>* this_thread_memo() noexcept {
+    struct Holder {
+        Holder() = default;
+        Holder(const Holder&) = delete;
+        Holder& operator=(const Holder&) = delete;
+        Holder(Holder&&) = delete;
+        Holder& operator=(Holder&&) = delete;
+        ~Holder() { ended() = true; }
+        // Trivially destructible, so it can still be read after the holder is gone.
+        static bool& ended() noexcept {
+            thread_local bool flag = false;
+            return flag;
+        }
+        CallMemo<Value> memo;
+    };
+    if (Holder::ended()) {
+        return nullptr;
+    }
+    thread_local Holder holder;
+    return &holder.memo;
+}
+
 }  // namespace kiln::detail

@@ -100,9 +100,10 @@ public:
         const std::span<const Argument> args = separated ? *separated : given;
         CallSignature options_signature;
         C::sign(options_signature, options);
-        // Never destroyed before the thread's end; holds no vendor resource.
-        static thread_local CallMemo<std::shared_ptr<const RecordedCall>> memo;
-        if (const auto* remembered = memo.find(serial_, device, args, options_signature)) {
+        CallMemo<std::shared_ptr<const RecordedCall>>* const memo =
+            this_thread_memo<std::shared_ptr<const RecordedCall>>();
+        if (const auto* remembered =
+                memo != nullptr ? memo->find(serial_, device, args, options_signature) : nullptr) {
             // Held: a call the replay makes (memory running short runs deferred work) may
             // replace the entry.
             const std::shared_ptr<const RecordedCall> found = *remembered;
@@ -116,7 +117,9 @@ public:
         if (const auto found = calls_.find(signature);
             found && all_on_device(args, C::passed_outputs(options), device)) {
             if (auto outputs = replay(*found, args, C::passed_outputs(options), stream)) {
-                memo.remember(serial_, device, args, options_signature, found);
+                if (memo != nullptr) {
+                    memo->remember(serial_, device, args, options_signature, found);
+                }
                 return std::move(*outputs);
             }
         }

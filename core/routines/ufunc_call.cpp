@@ -184,9 +184,10 @@ const CallSignature no_call_options{};
 // Whether a call's kernel follows from its ufunc and its arguments' dtypes and shapes alone:
 // arrays only, eager, no out and no dtype. Then each thread remembers it (call_memo.hpp).
 bool kernel_follows_from_arrays(std::span<const Argument> args, const UfuncOptions& options) {
-    return !options.out && !options.dtype && !lazy_fusion() &&
+    return !options.out && !options.dtype &&
            std::all_of(args.begin(), args.end(),
-                       [](const Argument& arg) { return std::holds_alternative<ndarray>(arg); });
+                       [](const Argument& arg) { return std::holds_alternative<ndarray>(arg); }) &&
+           !lazy_fusion();
 }
 
 // `value` everywhere: in `out`, or a new bool array of the broadcast shape on the arrays' device.
@@ -293,10 +294,12 @@ ndarray call_ufunc(const UfuncDefinition& ufunc, std::span<const Argument> args,
                    const UfuncOptions& options) {
     // Ufunc definitions are static: an address names one for the life of the process.
     const auto owner = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(&ufunc));
-    // Never destroyed before the thread's end; its kernels live as long as the process.
-    static thread_local CallMemo<const ElementwiseKernel*> kernels;
-    const bool memo = kernel_follows_from_arrays(args, options);
-    if (const auto* kernel = memo ? kernels.find(owner, 0, args, no_call_options) : nullptr) {
+    // Its kernels live as long as the process.
+    CallMemo<const ElementwiseKernel*>* const kernels =
+        kernel_follows_from_arrays(args, options) ? this_thread_memo<const ElementwiseKernel*>()
+                                                  : nullptr;
+    if (const auto* kernel =
+            kernels != nullptr ? kernels->find(owner, 0, args, no_call_options) : nullptr) {
         return run(**kernel, args, true, options);
     }
     const DType loop = options.dtype ? requested_loop(ufunc, args, *options.dtype)
@@ -341,8 +344,8 @@ ndarray call_ufunc(const UfuncDefinition& ufunc, std::span<const Argument> args,
     const ElementwiseKernel& kernel =
         exact != nullptr ? *exact : ufunc_kernel(ufunc, loop, written);
     ndarray out = run(kernel, call(), shape.has_value(), options);
-    if (memo) {
-        kernels.remember(owner, 0, args, no_call_options, &kernel);
+    if (kernels != nullptr) {
+        kernels->remember(owner, 0, args, no_call_options, &kernel);
     }
     return out;
 }

@@ -3,6 +3,7 @@
 // table and calls it, with no tracing and no source.
 #include "fused_function.hpp"
 
+#include "../kernels/call_memo.hpp"
 #include "fused_source.hpp"
 #include "graph.hpp"
 
@@ -84,6 +85,7 @@ private:
 
 struct FusedFunction::State {
     std::string name;
+    std::uint64_t serial = new_call_owner_serial();
     mutable std::mutex mutex;
     // Few keys per function: a short list scanned in order.
     std::vector<std::pair<FusionKey, std::unique_ptr<FusedKernel>>> kernels;
@@ -100,9 +102,21 @@ const std::string& FusedFunction::name() const noexcept {
 }
 
 const FusedKernel* FusedFunction::find(const FusionKey& key) const noexcept {
+    // A thread's last kernel, without the lock: a loop calls one function with one key. Kernels
+    // are never removed while their function lives, and its serial is never reused after.
+    struct Last {
+        std::uint64_t owner = 0;
+        FusionKey key;
+        const FusedKernel* kernel = nullptr;
+    };
+    thread_local Last last;
+    if (last.owner == state_->serial && last.key == key) {
+        return last.kernel;
+    }
     const std::scoped_lock lock(state_->mutex);
     for (const auto& [known, kernel] : state_->kernels) {
         if (known == key) {
+            last = {state_->serial, key, kernel.get()};
             return kernel.get();
         }
     }

@@ -65,7 +65,12 @@ ReplayedArguments::ReplayedArguments(const ArgumentPack& recorded,
                              : slot.operand == counter_operand
                                  ? counter
                                  : operands[static_cast<std::size_t>(slot.operand)];
-        std::memcpy(bytes_.data() + slot.offset, source, slot.size);
+        // Most operands are data pointers: a copy of a known size is inlined.
+        if (slot.size == sizeof(void*)) {
+            std::memcpy(bytes_.data() + slot.offset, source, sizeof(void*));
+        } else {
+            std::memcpy(bytes_.data() + slot.offset, source, slot.size);
+        }
     }
     for (std::size_t p = 0; p < recorded.parameters_.size(); ++p) {
         pointers_.at(p) = bytes_.data() + recorded.parameters_[p].start;

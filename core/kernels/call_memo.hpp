@@ -10,6 +10,7 @@
 
 #include <kiln/argument.hpp>
 #include <kiln/ndarray.hpp>
+#include <kiln/scalar.hpp>
 
 #include <array>
 #include <cstddef>
@@ -21,38 +22,84 @@
 
 namespace kiln::detail {
 
-// What a memo compares of one argument: an array's dtype and device, or a scalar's dtype.
-[[nodiscard]] std::int64_t argument_kind(const Argument& argument) noexcept;
+// What a memo compares of one argument: an array's dtype and device, or a scalar's dtype. Inline,
+// as argument_geometry: each call compares every argument.
+[[nodiscard]] inline std::int64_t argument_kind(const Argument& argument) noexcept {
+    constexpr std::int64_t array_kind = 1;
+    constexpr std::int64_t scalar_kind = 2;
+    constexpr int kind_shift = 8;
+    if (const auto* array = std::get_if<ndarray>(&argument)) {
+        return array_kind | (static_cast<std::int64_t>(array->dtype()) << kind_shift) |
+               (std::int64_t{array->device()} << (2 * kind_shift));
+    }
+    return scalar_kind |
+           (static_cast<std::int64_t>(std::get<Scalar>(argument).dtype()) << kind_shift);
+}
 // An array's geometry object; null for a scalar.
-[[nodiscard]] const ArrayGeometry* argument_geometry(const Argument& argument) noexcept;
+[[nodiscard]] inline const ArrayGeometry* argument_geometry(const Argument& argument) noexcept {
+    const auto* array = std::get_if<ndarray>(&argument);
+    return array != nullptr ? array->shared_geometry().get() : nullptr;
+}
 
 // A serial number for an owner of calls (a kernel state): unlike its address, never reused.
 [[nodiscard]] std::uint64_t new_call_owner_serial() noexcept;
 
 template <class Value>
 class CallMemo {
+    struct Entry;
+
 public:
     // Calls with more arguments are not remembered.
     static constexpr std::size_t max_arguments = 8;
 
-    // The value remembered for a call of `owner` on `device` with `args` and options that sign
-    // as `options`; null when none is. Valid until this memo's next remember().
-    [[nodiscard]] const Value* find(std::uint64_t owner, int device, std::span<const Argument> args,
-                                    const CallSignature& options) const noexcept {
-        for (const Entry& entry : entries_) {
-            if (entry.owner == owner && entry.device == device && entry.count == args.size() &&
-                entry.options == options && matches(entry, args)) {
-                return &entry.value;
+    // A value found, held in place: remember() replaces no held entry, so the calls its holder
+    // makes on this thread (a replay may run others) cannot free it. Neither copied nor moved.
+    class Held {
+    public:
+        Held() = default;
+        explicit Held(Entry& entry) noexcept : entry_(&entry) { ++entry.holders; }
+        Held(const Held&) = delete;
+        Held& operator=(const Held&) = delete;
+        Held(Held&&) = delete;
+        Held& operator=(Held&&) = delete;
+        ~Held() {
+            if (entry_ != nullptr) {
+                --entry_->holders;
             }
         }
-        return nullptr;
+        explicit operator bool() const noexcept { return entry_ != nullptr; }
+        const Value& operator*() const noexcept { return entry_->value; }
+
+    private:
+        Entry* entry_ = nullptr;
+    };
+
+    // The value remembered for a call of `owner` on `device` with `args` and options that sign
+    // as `options`; empty when none is.
+    [[nodiscard]] Held find(std::uint64_t owner, int device, std::span<const Argument> args,
+                            const CallSignature& options) noexcept {
+        for (Entry& entry : entries_) {
+            if (entry.owner == owner && entry.device == device && entry.count == args.size() &&
+                entry.options == options && matches(entry, args)) {
+                return Held(entry);
+            }
+        }
+        return {};
     }
 
-    // Remembers `value` for the same, in place of the oldest entry.
+    // Remembers `value` for the same, in place of the oldest entry not held; not at all when
+    // every entry is held.
     void remember(std::uint64_t owner, int device, std::span<const Argument> args,
                   const CallSignature& options, Value value) {
         if (args.size() > max_arguments || !options.complete()) {
             return;
+        }
+        std::size_t tried = 0;
+        while (entries_.at(next_).holders > 0) {
+            next_ = (next_ + 1) % capacity;
+            if (++tried == capacity) {
+                return;
+            }
         }
         Entry& entry = entries_.at(next_);
         next_ = (next_ + 1) % capacity;
@@ -79,6 +126,7 @@ private:
         std::array<std::int64_t, max_arguments> kinds{};
         CallSignature options;
         Value value{};
+        int holders = 0;  // Held values of this entry on the stack
     };
     static constexpr std::size_t capacity = 8;
 

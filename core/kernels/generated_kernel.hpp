@@ -100,19 +100,17 @@ public:
         const std::span<const Argument> args = separated ? *separated : given;
         CallSignature options_signature;
         C::sign(options_signature, options);
-        CallMemo<std::shared_ptr<const RecordedCall>>* const memo =
-            this_thread_memo<std::shared_ptr<const RecordedCall>>();
-        if (const auto* remembered =
-                memo != nullptr ? memo->find(serial_, device, args, options_signature) : nullptr) {
-            // Held: a call the replay makes (memory running short runs deferred work) may
-            // replace the entry.
-            const std::shared_ptr<const RecordedCall> found = *remembered;
-            if (auto outputs = replay(*found, args, C::passed_outputs(options), stream)) {
+        using Memo = CallMemo<std::shared_ptr<const RecordedCall>>;
+        Memo* const memo = this_thread_memo<std::shared_ptr<const RecordedCall>>();
+        if (const typename Memo::Held remembered =
+                memo != nullptr ? memo->find(serial_, device, args, options_signature)
+                                : typename Memo::Held()) {
+            if (auto outputs = replay(**remembered, args, C::passed_outputs(options), stream)) {
                 return std::move(*outputs);
             }
         }
         CallSignature signature(device, args);
-        C::sign(signature, options);
+        signature.add(options_signature);
         // A call that reaches another device's memory is checked again every time (prepare).
         if (const auto found = calls_.find(signature);
             found && all_on_device(args, C::passed_outputs(options), device)) {

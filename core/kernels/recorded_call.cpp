@@ -109,11 +109,11 @@ std::optional<std::vector<ndarray>> replay(const RecordedCall& call, std::span<c
     const std::size_t count = call.operand_dtypes.size();
     std::vector<ndarray> results;
     results.reserve(count - call.inputs);
-    // Each operand's bytes: a data pointer, or a scalar converted to the operand's dtype.
-    std::array<const void*, max_operands> pointers{};
-    // Only the scalars' entries are written and read, so the array is left uninitialized.
+    // Each operand's bytes: a data pointer, or a scalar converted to the operand's dtype. Only
+    // the first `count` entries are written and read, so the arrays are left uninitialized.
+    std::array<const void*, max_operands> pointers;               // NOLINT(*-member-init)
     std::array<std::array<std::byte, 16>, max_operands> scalars;  // NOLINT(*-member-init)
-    std::array<const void*, max_operands> sources{};
+    std::array<const void*, max_operands> sources;                // NOLINT(*-member-init)
     for (std::size_t p = 0; p < count; ++p) {
         const DType dtype = call.operand_dtypes[p];
         if (p < args.size()) {
@@ -131,12 +131,16 @@ std::optional<std::vector<ndarray>> replay(const RecordedCall& call, std::span<c
             // Apart, not as one conditional: that would be a const prvalue, copied in. Made in
             // place: moving an array copies its geometry handle.
             if (out.empty()) {
-                results.emplace_back(allocate_array_memory(call.output_bytes.at(p), stream), dtype,
-                                     call.output_geometries.at(p), 0, stream.device());
+                std::shared_ptr<void> memory =
+                    allocate_array_memory(call.output_bytes.at(p), stream);
+                // New memory: no deferred expression reads it, so data()'s check is skipped.
+                pointers.at(p) = memory.get();
+                results.emplace_back(std::move(memory), dtype, call.output_geometries.at(p), 0,
+                                     stream.device());
             } else {
                 results.push_back(out[p - call.inputs]);
+                pointers.at(p) = results.back().data();
             }
-            pointers.at(p) = results.back().data();
         }
         sources.at(p) = &pointers.at(p);
     }

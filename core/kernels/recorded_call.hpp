@@ -42,6 +42,13 @@ public:
     }
     void add(const ndarray& array) noexcept;
     void add(const Argument& argument) noexcept;
+    // Appends `other`'s words.
+    void add(const CallSignature& other) noexcept {
+        for (std::size_t i = 0; i < other.size_; ++i) {
+            add(other.words_.at(i));
+        }
+        overflow_ = overflow_ || other.overflow_;
+    }
 
     [[nodiscard]] bool complete() const noexcept { return !overflow_; }
     // Inline: the call memo compares the options' few words on every call.

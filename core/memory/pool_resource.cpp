@@ -191,6 +191,7 @@ struct PoolResource::State {
 
 private:
     Block* take_cached(std::size_t rounded, StreamView stream);
+    // These two run only inside allocate, after its in_use.reserve_one().
     void* split_and_hand_out(Block* block, std::size_t rounded, std::size_t bytes,
                              StreamView stream);
     Block* new_chunk(std::size_t rounded, StreamView stream);
@@ -259,7 +260,6 @@ Block* PoolResource::State::take_cached(std::size_t rounded, StreamView stream) 
 
 void* PoolResource::State::split_and_hand_out(Block* block, std::size_t rounded, std::size_t bytes,
                                               StreamView stream) {
-    in_use.reserve_one();
     Block* rest = block->size > rounded ? acquire_block() : nullptr;
     StreamFree& list = *block->owner;
     unmark_free(block);
@@ -279,7 +279,6 @@ void* PoolResource::State::split_and_hand_out(Block* block, std::size_t rounded,
 }
 
 Block* PoolResource::State::new_chunk(std::size_t rounded, StreamView stream) {
-    in_use.reserve_one();
     Block* block = acquire_block();
     try {
         block->address = static_cast<std::byte*>(allocate_chunk(rounded, stream));

@@ -295,11 +295,12 @@ ndarray call_ufunc(const UfuncDefinition& ufunc, std::span<const Argument> args,
     // Ufunc definitions are static: an address names one for the life of the process.
     const auto owner = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(&ufunc));
     // Its kernels live as long as the process.
-    CallMemo<const ElementwiseKernel*>* const kernels =
-        kernel_follows_from_arrays(args, options) ? this_thread_memo<const ElementwiseKernel*>()
-                                                  : nullptr;
-    if (const auto* kernel =
-            kernels != nullptr ? kernels->find(owner, 0, args, no_call_options) : nullptr) {
+    using Memo = CallMemo<const ElementwiseKernel*>;
+    Memo* const kernels = kernel_follows_from_arrays(args, options)
+                              ? this_thread_memo<const ElementwiseKernel*>()
+                              : nullptr;
+    if (const Memo::Held kernel =
+            kernels != nullptr ? kernels->find(owner, 0, args, no_call_options) : Memo::Held()) {
         return run(**kernel, args, true, options);
     }
     const DType loop = options.dtype ? requested_loop(ufunc, args, *options.dtype)

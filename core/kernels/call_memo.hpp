@@ -10,7 +10,6 @@
 
 #include <kiln/argument.hpp>
 #include <kiln/ndarray.hpp>
-#include <kiln/scalar.hpp>
 
 #include <array>
 #include <cstddef>
@@ -22,19 +21,6 @@
 
 namespace kiln::detail {
 
-// What a memo compares of one argument: an array's dtype and device, or a scalar's dtype. Inline,
-// as argument_geometry: each call compares every argument.
-[[nodiscard]] inline std::int64_t argument_kind(const Argument& argument) noexcept {
-    constexpr std::int64_t array_kind = 1;
-    constexpr std::int64_t scalar_kind = 2;
-    constexpr int kind_shift = 8;
-    if (const auto* array = std::get_if<ndarray>(&argument)) {
-        return array_kind | (static_cast<std::int64_t>(array->dtype()) << kind_shift) |
-               (std::int64_t{array->device()} << (2 * kind_shift));
-    }
-    return scalar_kind |
-           (static_cast<std::int64_t>(std::get<Scalar>(argument).dtype()) << kind_shift);
-}
 // An array's geometry object; null for a scalar.
 [[nodiscard]] inline const ArrayGeometry* argument_geometry(const Argument& argument) noexcept {
     const auto* array = std::get_if<ndarray>(&argument);

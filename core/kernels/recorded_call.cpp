@@ -16,11 +16,6 @@ namespace kiln::detail {
 
 namespace {
 
-// Tags that keep an array and a scalar from ever reading as the same words.
-constexpr std::int64_t array_tag = 1;
-constexpr std::int64_t scalar_tag = 2;
-constexpr int tag_shift = 8;
-
 // The most operands a replayed call has; more take the full path every time.
 constexpr std::size_t max_operands = 32;
 
@@ -35,25 +30,16 @@ CallSignature::CallSignature(int device, std::span<const Argument> args) noexcep
     }
 }
 
-void CallSignature::add(const ndarray& array) noexcept {
-    const auto rank = static_cast<std::int64_t>(array.shape().size());
-    add(array_tag | (static_cast<std::int64_t>(array.dtype()) << tag_shift) |
-        (std::int64_t{array.device()} << (2 * tag_shift)));
-    add(rank);
-    for (const std::int64_t extent : array.shape()) {
-        add(extent);
-    }
-    for (const std::int64_t stride : array.strides()) {
-        add(stride);
-    }
-}
-
 void CallSignature::add(const Argument& argument) noexcept {
+    add(argument_kind(argument));
     if (const auto* array = std::get_if<ndarray>(&argument)) {
-        add(*array);
-    } else {
-        add(scalar_tag |
-            (static_cast<std::int64_t>(std::get<Scalar>(argument).dtype()) << tag_shift));
+        add(static_cast<std::int64_t>(array->shape().size()));
+        for (const std::int64_t extent : array->shape()) {
+            add(extent);
+        }
+        for (const std::int64_t stride : array->strides()) {
+            add(stride);
+        }
     }
 }
 

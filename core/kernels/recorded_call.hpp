@@ -8,7 +8,9 @@
 #include "../backend.hpp"
 #include "argument_pack.hpp"
 
+#include <kiln/argument.hpp>
 #include <kiln/elementwise_kernel.hpp>
+#include <kiln/scalar.hpp>
 #include <kiln/stream_view.hpp>
 
 #include <algorithm>
@@ -20,9 +22,25 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace kiln::detail {
+
+// An argument's kind: an array's dtype and device, or a scalar's dtype, tagged so that an array
+// and a scalar never read alike. Signatures and the call memo (call_memo.hpp) compare it; inline,
+// as each call computes it for every argument.
+[[nodiscard]] inline std::int64_t argument_kind(const Argument& argument) noexcept {
+    constexpr std::int64_t array_tag = 1;
+    constexpr std::int64_t scalar_tag = 2;
+    constexpr int tag_shift = 8;
+    if (const auto* array = std::get_if<ndarray>(&argument)) {
+        return array_tag | (static_cast<std::int64_t>(array->dtype()) << tag_shift) |
+               (std::int64_t{array->device()} << (2 * tag_shift));
+    }
+    return scalar_tag |
+           (static_cast<std::int64_t>(std::get<Scalar>(argument).dtype()) << tag_shift);
+}
 
 // What decided a call's launches, as a fixed-size list of words; never allocates. A call with
 // too many words to list is not recorded.
@@ -40,7 +58,7 @@ public:
         }
         words_.at(size_++) = word;
     }
-    void add(const ndarray& array) noexcept;
+    // The argument's kind, then an array's rank, extents and strides.
     void add(const Argument& argument) noexcept;
     // Appends `other`'s words.
     void add(const CallSignature& other) noexcept {
